@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# acma: DRAM power and memory auto-scaling.
+#
+#   make deps                  install the Debian packages the project needs
+#   make <board>_defconfig     select a board (make help lists them)
+#   make run                   build what is missing and boot the selected board
+#   make test                  unit tests, then end-to-end tests in QEMU
+#
+# With no .config the default board is selected. Build output goes to build/.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+O := build
+DEFAULT_BOARD := qemu-x86_64
+BOARDS := $(sort $(patsubst boards/%/defconfig,%,$(wildcard boards/*/defconfig)))
+KCONFIG_FILES := Kconfig boards/Kconfig $(wildcard boards/*/Kconfig)
+export KCONFIG_CONFIG := .config
+
+unquote = $(patsubst "%",%,$(1))
+quiet = @printf '  %-8s %s\n' '$(1)' '$(2)';
+
+# Goals that work without a board configuration.
+config-goals := help deps clean distclean menuconfig savedefconfig oldconfig %_defconfig
+ifneq ($(filter-out $(config-goals),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+need-config := 1
+endif
+ifneq ($(filter %_defconfig,$(MAKECMDGOALS)),)
+need-config :=
+endif
+
+ifdef need-config
+-include .config
+# No .config yet: use the default board. A changed Kconfig: refresh the .config.
+.config: $(KCONFIG_FILES) | deps-ensure
+	$(call quiet,CONFIG,$(if $(wildcard .config),olddefconfig,$(DEFAULT_BOARD)_defconfig (default board)))
+	@if [ -f .config ]; then kconfig-conf --olddefconfig Kconfig >/dev/null; \
+	else kconfig-conf --defconfig=boards/$(DEFAULT_BOARD)/defconfig Kconfig >/dev/null; fi
+endif
+
+BOARD := $(call unquote,$(CONFIG_SYS_BOARD))
+ARCH := $(call unquote,$(CONFIG_SYS_ARCH))
+BOARD_DIR := boards/$(BOARD)
+BOARD_FILE := $(BOARD_DIR)/board.hw
+B := $(O)/$(BOARD)
+KTREE := $(O)/$(ARCH)/linux
+KIMAGE_x86_64 := arch/x86/boot/bzImage
+KIMAGE_arm64 := arch/arm64/boot/Image
+KIMAGE := $(KTREE)/$(KIMAGE_$(ARCH))
+KFRAGMENTS := $(CURDIR)/kernel/configs/common.config $(CURDIR)/kernel/configs/$(ARCH).config \
+	$(CURDIR)/$(BOARD_DIR)/kernel.config
+
+ifdef need-config
+ifeq ($(wildcard $(BOARD_FILE)),)
+ifneq ($(BOARD),)
+$(error .config selects board '$(BOARD)', but $(BOARD_FILE) does not exist; run 'make help')
+endif
+endif
+endif
+
+HOSTCC := gcc
+HOSTCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+BOARDGEN := $(O)/host/boardgen
+BOARDGEN_SRCS := $(wildcard scripts/boardgen/*.c)
+BOARDGEN_HDRS := $(wildcard scripts/boardgen/*.h)
+# Host unit tests: tests/unit/test_<name>.c, linked with the board parser.
+UNIT_TESTS := $(patsubst tests/unit/test_%.c,$(O)/host/test-%,$(wildcard tests/unit/test_*.c))
+
+# Programs that run inside the guest: static, for the board's architecture.
+GUEST_CC_x86_64 := gcc
+GUEST_CC_arm64 := aarch64-linux-gnu-gcc
+GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static
+GUEST_PROGS := $(patsubst %.c,%,$(notdir $(wildcard tests/e2e/helpers/*.c)))
+GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%)
+INITRAMFS := $(B)/initramfs.cpio.gz
+GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/*)
+
+.PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs \
+	board-check run test unit-test e2e-test kernel-patches clean distclean
+
+all: kernel initramfs
+
+help:
+	@echo 'acma: DRAM power and memory auto-scaling'
+	@echo
+	@echo 'Set-up and main jobs:'
+	@echo '  deps                 install the Debian packages in scripts/debian-packages.txt'
+	@echo '  run                  build what is missing, boot the board, show its memory and BMC'
+	@echo '  test                 host unit tests, then end-to-end tests in QEMU'
+	@echo
+	@echo 'Configuration (kconfig-frontends):'
+	@echo '  <board>_defconfig    select a board'
+	@echo '  menuconfig           change the configuration'
+	@echo '  savedefconfig        write the minimal configuration to ./defconfig'
+	@echo
+	@echo 'Build:'
+	@echo '  all (default)        kernel and initramfs for the selected board'
+	@echo '  kernel               the patched Linux 6.12 kernel (incremental, ccache)'
+	@echo '  initramfs            guest user space: busybox, tests and tools'
+	@echo '  board-check          validate the selected board file'
+	@echo '  kernel-patches       export the kernel change as a git format-patch series'
+	@echo '  clean / distclean    remove build output (distclean: kernel trees and .config too)'
+	@echo
+	@echo 'Boards (default: $(DEFAULT_BOARD)):'
+	@for b in $(BOARDS); do \
+		printf '  %-20s %s\n' "$${b}_defconfig" \
+			"$$(sed -n 's/^description[[:space:]]*//p' boards/$$b/board.hw)"; done
+
+deps:
+	@scripts/deps.sh install
+
+deps-ensure:
+	@scripts/deps.sh ensure
+
+%_defconfig: | deps-ensure
+	@if [ ! -f boards/$*/defconfig ]; then \
+		echo "error: unknown board '$*' (no boards/$*/defconfig)." >&2; \
+		echo "Boards: $(BOARDS)" >&2; exit 1; fi
+	$(call quiet,CONFIG,$*)
+	@kconfig-conf --defconfig=boards/$*/defconfig Kconfig >/dev/null
+
+menuconfig: | deps-ensure
+	@kconfig-mconf Kconfig
+
+oldconfig: | deps-ensure
+	@kconfig-conf --oldconfig Kconfig
+
+savedefconfig: | deps-ensure
+	@kconfig-conf --savedefconfig=defconfig Kconfig
+	$(call quiet,SAVE,defconfig)
+
+$(BOARDGEN): $(BOARDGEN_SRCS) $(BOARDGEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCC,$@)
+	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $(BOARDGEN_SRCS)
+
+$(O)/host/test-%: tests/unit/test_%.c scripts/boardgen/board.c $(BOARDGEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCC,$@)
+	@$(HOSTCC) $(HOSTCFLAGS) -Iscripts/boardgen -o $@ $< scripts/boardgen/board.c
+
+board-check: $(BOARDGEN)
+	@$(BOARDGEN) check $(BOARD_FILE)
+
+kernel: board-check | deps-ensure
+	@scripts/kernel.sh $(ARCH) $(KTREE) $(KFRAGMENTS)
+
+$(B)/bin/%: tests/e2e/helpers/%.c | deps-ensure
+	@mkdir -p $(dir $@)
+	$(call quiet,GUESTCC,$@)
+	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -o $@ $<
+
+$(INITRAMFS): $(GUEST_BINS) $(GUEST_FILES) $(BOARD_FILE) $(BOARDGEN) scripts/initramfs.sh .config
+	$(call quiet,INITRAMFS,$@)
+	@scripts/initramfs.sh $(BOARD_FILE) $(BOARDGEN) $(B)/bin $@
+
+initramfs: board-check $(INITRAMFS)
+
+run: all
+	@scripts/run-board.sh --mode demo --board $(BOARD_FILE) --kernel $(KIMAGE) \
+		--initrd $(INITRAMFS) --out $(B)/run
+
+test: all $(UNIT_TESTS)
+	@scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
+		--out $(B)/test
+
+kernel-patches: | deps-ensure
+	@scripts/kernel-patches.sh $(O)/kernel-patches
+
+clean:
+	rm -rf $(O)/host $(foreach b,$(BOARDS),$(O)/$(b))
+
+distclean:
+	rm -rf $(O) .config .config.old defconfig

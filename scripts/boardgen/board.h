@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * board.h - model and parser of a board description (boards/<name>/board.hw)
+ *
+ * A board file describes a server's memory hardware: the boot memory that
+ * is never powered off, the DIMMs, their ranks (the power domains of the
+ * firmware), the guest-physical ranges each rank backs and the power states
+ * a rank can be put in. The format is documented in boards/README.md.
+ *
+ * Only libc is used: this is a host build tool (C11, gnu11).
+ */
+#ifndef ACMA_BOARDGEN_BOARD_H
+#define ACMA_BOARDGEN_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define BOARD_MAX_LINE		4095	/* characters per line, newline excluded */
+#define BOARD_MAX_ERRORS	20	/* errors printed by board_parse() */
+#define BOARD_MAX_CPUS		64
+#define BOARD_MAX_POWER_STATES	8
+#define BOARD_MAX_DIMM_RANKS	8
+#define BOARD_MAX_RANKS		64
+#define BOARD_MAX_DIMMS		BOARD_MAX_RANKS
+#define BOARD_MAX_RANK_RANGES	32
+#define BOARD_MAX_RANGES	256	/* QEMU pc-dimm slots */
+#define BOARD_MIN_MEMORY_BLOCK	(2ULL << 20)
+#define BOARD_MAX_INTERLEAVE	8
+
+/* Big enough for any board_format_size() result: 20 digits, suffix, NUL. */
+#define BOARD_SIZE_BUF		24
+
+#define BOARD_SZ_1K	(1ULL << 10)
+#define BOARD_SZ_1M	(1ULL << 20)
+#define BOARD_SZ_1G	(1ULL << 30)
+#define BOARD_SZ_1T	(1ULL << 40)
+
+enum board_arch {
+	BOARD_ARCH_NONE = 0,
+	BOARD_ARCH_X86_64,
+	BOARD_ARCH_ARM64,
+};
+
+enum board_machine {
+	BOARD_MACHINE_NONE = 0,
+	BOARD_MACHINE_Q35,
+	BOARD_MACHINE_VIRT,
+};
+
+enum board_firmware {
+	BOARD_FIRMWARE_NONE = 0,
+	BOARD_FIRMWARE_IPMI,
+	BOARD_FIRMWARE_ACPI,
+};
+
+/**
+ * struct board_power_state - a power state of one rank
+ * @name: state name, [a-z0-9-]+ ("on" and "off" always exist)
+ * @power_mw: power drawn by one rank in this state, in milliwatts
+ * @latency_ns: exit latency back to "on", in nanoseconds
+ * @contents_kept: true if the rank keeps its contents in this state
+ * @line: line of the board file that declares the state
+ */
+struct board_power_state {
+	char *name;
+	unsigned long long power_mw;
+	unsigned long long latency_ns;
+	bool contents_kept;
+	int line;
+};
+
+/**
+ * struct board_dimm - a DIMM
+ * @name: DIMM name, [A-Za-z0-9_-]+ (e.g. the silk-screen label "DIMM0")
+ * @nr_ranks: number of ranks the DIMM has (1..8)
+ * @line: line of the board file that declares the DIMM
+ */
+struct board_dimm {
+	char *name;
+	int nr_ranks;
+	int line;
+};
+
+/**
+ * struct board_range - a guest-physical address range
+ * @base: first byte
+ * @size: size in bytes (> 0)
+ */
+struct board_range {
+	unsigned long long base;
+	unsigned long long size;
+};
+
+/**
+ * struct board_rank - a rank: the unit the firmware powers on and off
+ * @id: power-domain number, 0..nr_ranks-1
+ * @dimm: index into &board.dimms of the DIMM the rank is on
+ * @ranges: the guest-physical ranges the rank backs (several if interleaved)
+ * @nr_ranges: number of entries of @ranges
+ * @line: line of the board file that declares the rank
+ */
+struct board_rank {
+	int id;
+	int dimm;
+	struct board_range *ranges;
+	int nr_ranges;
+	int line;
+};
+
+/**
+ * struct board - a parsed and validated board description
+ * @name: board name (also the name of its folder under boards/)
+ * @description: free text, or NULL
+ * @arch: CPU architecture
+ * @machine: QEMU machine type
+ * @cpus: number of CPUs
+ * @boot_memory: bytes of memory that are never powered off
+ * @memory_block: Linux memory block size in bytes
+ * @firmware: firmware interface used to power ranks on and off
+ * @interleave: interleave ways, 0 for none
+ * @power_states: the power states of a rank
+ * @nr_power_states: number of entries of @power_states
+ * @dimms: the DIMMs, in file order
+ * @nr_dimms: number of entries of @dimms
+ * @ranks: the ranks; after a successful parse sorted so that ranks[i].id == i
+ * @nr_ranks: number of entries of @ranks
+ */
+struct board {
+	char *name;
+	char *description;
+	enum board_arch arch;
+	enum board_machine machine;
+	int cpus;
+	unsigned long long boot_memory;
+	unsigned long long memory_block;
+	enum board_firmware firmware;
+	int interleave;
+	struct board_power_state *power_states;
+	int nr_power_states;
+	struct board_dimm *dimms;
+	int nr_dimms;
+	struct board_rank *ranks;
+	int nr_ranks;
+};
+
+/**
+ * board_parse() - read, parse and validate a board file
+ * @f: stream to read the board file from
+ * @name: name of the file for messages (the path as given by the user); if
+ *        it has the form [.../]boards/NAME/board.hw, the 'board' keyword
+ *        must be NAME
+ * @b: board to fill in
+ * @err: stream for error messages ("FILE:LINE: error: ..."), or NULL
+ *
+ * All errors found are counted; the first %BOARD_MAX_ERRORS of them are
+ * printed in line order. On failure @b is released and left zeroed, so
+ * calling board_free() afterwards is harmless either way.
+ *
+ * Return: the number of errors, 0 if @b is a valid board.
+ */
+int board_parse(FILE *f, const char *name, struct board *b, FILE *err);
+
+/**
+ * board_free() - release everything a board owns and zero it
+ * @b: board filled in by board_parse(); may be zeroed already
+ */
+void board_free(struct board *b);
+
+/**
+ * board_total_rank_memory() - total size of all ranges of all ranks
+ * @b: the board
+ *
+ * Return: the size in bytes.
+ */
+unsigned long long board_total_rank_memory(const struct board *b);
+
+/**
+ * board_nr_ranges() - number of ranges over all ranks
+ * @b: the board
+ *
+ * This is the number of QEMU pc-dimm slots the board needs.
+ *
+ * Return: the number of ranges.
+ */
+int board_nr_ranges(const struct board *b);
+
+/**
+ * board_device_memory_base() - start of the hot-pluggable memory area
+ * @b: the board (machine and boot_memory must be set)
+ *
+ * Follows QEMU 7.2: for q35 the area starts at the first 1 GiB boundary
+ * after the RAM above 4 GiB; for virt at the first 1 GiB boundary after the
+ * RAM, which starts at 1 GiB.
+ *
+ * Return: the guest-physical base address, 0 if the machine is not known.
+ */
+unsigned long long board_device_memory_base(const struct board *b);
+
+/**
+ * board_device_memory_size() - size of the hot-pluggable memory area
+ * @b: the board
+ *
+ * QEMU reserves the rank memory (maxmem - boot memory) plus 1 GiB of
+ * alignment slack per slot.
+ *
+ * Return: the size in bytes.
+ */
+unsigned long long board_device_memory_size(const struct board *b);
+
+/**
+ * board_parse_size() - parse a size: decimal with optional K, M, G or T
+ * @s: the text, e.g. "512M"; must contain nothing else
+ * @size: where to store the size in bytes
+ *
+ * Return: 0 on success, -1 if @s is not a size or overflows.
+ */
+int board_parse_size(const char *s, unsigned long long *size);
+
+/**
+ * board_parse_address() - parse an address: 0x-prefixed hex, or decimal
+ * @s: the text, e.g. "0x100000000"; must contain nothing else
+ * @addr: where to store the address
+ *
+ * Return: 0 on success, -1 if @s is not an address or overflows.
+ */
+int board_parse_address(const char *s, unsigned long long *addr);
+
+/**
+ * board_format_size() - format a size the way board files write it
+ * @size: size in bytes
+ * @buf: output buffer, at least %BOARD_SIZE_BUF bytes
+ * @len: size of @buf
+ *
+ * Uses the largest of T, G, M, K that divides @size exactly ("512M", "1G"),
+ * else plain bytes ("1000"). board_parse_size() reads the result back.
+ *
+ * Return: @buf.
+ */
+char *board_format_size(unsigned long long size, char *buf, size_t len);
+
+/**
+ * board_arch_name() - keyword of an architecture
+ * @arch: the architecture
+ *
+ * Return: "x86_64", "arm64" or "none".
+ */
+const char *board_arch_name(enum board_arch arch);
+
+/**
+ * board_machine_name() - keyword of a QEMU machine type
+ * @machine: the machine
+ *
+ * Return: "q35", "virt" or "none".
+ */
+const char *board_machine_name(enum board_machine machine);
+
+/**
+ * board_firmware_name() - keyword of a firmware interface
+ * @firmware: the firmware interface
+ *
+ * Return: "ipmi", "acpi" or "none".
+ */
+const char *board_firmware_name(enum board_firmware firmware);
+
+#endif /* ACMA_BOARDGEN_BOARD_H */

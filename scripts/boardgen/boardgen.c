@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * boardgen - validate a board file and generate what the build needs from it
+ *
+ * Usage: boardgen COMMAND BOARD-FILE [ARGS]
+ *
+ *   check FILE                          validate only
+ *   shell FILE                          BOARD_* shell variable assignments
+ *   qemu-args FILE SHMDIR PREFIX        QEMU memory arguments, one per line
+ *   backing-files FILE SHMDIR PREFIX    one line per rank range
+ *   ranks FILE                          rank table for the guest's tests
+ *
+ * Exit status: 0 on success, 1 if the board file is unreadable or invalid,
+ * 2 on a usage error. The format is documented in boards/README.md.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board.h"
+
+#define MB(x)	((x) / BOARD_SZ_1M)
+
+static const char *prog = "boardgen";
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: %s COMMAND BOARD-FILE [ARGS]\n"
+		"commands:\n"
+		"  check FILE                        validate the board file\n"
+		"  shell FILE                        print BOARD_* shell variables\n"
+		"  qemu-args FILE SHMDIR PREFIX      print QEMU memory arguments, one per line\n"
+		"  backing-files FILE SHMDIR PREFIX  print 'RANK INDEX PATH BASE SIZE' per range\n"
+		"  ranks FILE                        print 'RANK DIMM BASE SIZE' per range\n",
+		prog);
+}
+
+/* Print NAME='VALUE' with VALUE quoted for a POSIX shell. */
+static void shell_var(const char *name, const char *value)
+{
+	printf("%s='", name);
+	for (; *value; value++) {
+		if (*value == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(*value);
+	}
+	puts("'");
+}
+
+static void shell_var_num(const char *name, unsigned long long value)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", value);
+	shell_var(name, buf);
+}
+
+static int cmd_shell(const struct board *b)
+{
+	shell_var("BOARD_NAME", b->name);
+	shell_var("BOARD_ARCH", board_arch_name(b->arch));
+	shell_var("BOARD_QEMU_MACHINE", board_machine_name(b->machine));
+	shell_var_num("BOARD_CPUS", b->cpus);
+	shell_var_num("BOARD_BOOT_MEMORY_MB", MB(b->boot_memory));
+	shell_var_num("BOARD_MEMORY_BLOCK_MB", MB(b->memory_block));
+	shell_var("BOARD_FIRMWARE", board_firmware_name(b->firmware));
+	shell_var_num("BOARD_INTERLEAVE", b->interleave);
+	shell_var_num("BOARD_RANKS", b->nr_ranks);
+	shell_var_num("BOARD_DIMMS", b->nr_dimms);
+	shell_var_num("BOARD_RANK_MEMORY_MB", MB(board_total_rank_memory(b)));
+	return 0;
+}
+
+/* Length of @dir without trailing slashes (but "/" stays "/"). */
+static int dir_len(const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return (int)n;
+}
+
+static int cmd_qemu_args(const struct board *b, const char *shmdir,
+			 const char *prefix)
+{
+	unsigned long long boot = MB(b->boot_memory);
+	int dl = dir_len(shmdir);
+	int i, j;
+
+	if (b->machine != BOARD_MACHINE_Q35) {
+		fprintf(stderr, "%s: qemu-args: machine %s is not supported yet\n", prog,
+			board_machine_name(b->machine));
+		return 1;
+	}
+	printf("-m\n%lluM,slots=%d,maxmem=%lluM\n", boot, board_nr_ranges(b),
+	       boot + MB(board_total_rank_memory(b)));
+	for (i = 0; i < b->nr_ranks; i++) {
+		const struct board_rank *r = &b->ranks[i];
+
+		for (j = 0; j < r->nr_ranges; j++) {
+			printf("-object\n");
+			printf("memory-backend-file,id=mem-rank%d-%d,size=%lluM,mem-path=%.*s/%s-rank%d-%d,share=on,prealloc=off\n",
+			       r->id, j, MB(r->ranges[j].size), dl, shmdir, prefix,
+			       r->id, j);
+			printf("-device\n");
+			printf("pc-dimm,id=dimm-rank%d-%d,memdev=mem-rank%d-%d,addr=0x%llx\n",
+			       r->id, j, r->id, j, r->ranges[j].base);
+		}
+	}
+	return 0;
+}
+
+static int cmd_backing_files(const struct board *b, const char *shmdir,
+			     const char *prefix)
+{
+	int dl = dir_len(shmdir);
+	int i, j;
+
+	for (i = 0; i < b->nr_ranks; i++) {
+		const struct board_rank *r = &b->ranks[i];
+
+		for (j = 0; j < r->nr_ranges; j++)
+			printf("%d %d %.*s/%s-rank%d-%d 0x%llx %llu\n", r->id, j, dl,
+			       shmdir, prefix, r->id, j, r->ranges[j].base,
+			       r->ranges[j].size);
+	}
+	return 0;
+}
+
+static int cmd_ranks(const struct board *b)
+{
+	int i, j;
+
+	for (i = 0; i < b->nr_ranks; i++) {
+		const struct board_rank *r = &b->ranks[i];
+
+		for (j = 0; j < r->nr_ranges; j++)
+			printf("%d %s 0x%llx %llu\n", r->id, b->dimms[r->dimm].name,
+			       r->ranges[j].base, r->ranges[j].size);
+	}
+	return 0;
+}
+
+static const struct command {
+	const char *name;
+	int nr_args;		/* after BOARD-FILE */
+} commands[] = {
+	{ "check", 0 },
+	{ "shell", 0 },
+	{ "qemu-args", 2 },
+	{ "backing-files", 2 },
+	{ "ranks", 0 },
+};
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd = NULL;
+	const char *file;
+	struct board b;
+	size_t i;
+	FILE *f;
+	int ret;
+
+	if (argc < 3) {
+		usage();
+		return 2;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			cmd = &commands[i];
+	if (!cmd) {
+		fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
+		usage();
+		return 2;
+	}
+	if (argc != 3 + cmd->nr_args) {
+		fprintf(stderr, "%s: %s takes %d argument%s after BOARD-FILE\n", prog,
+			cmd->name, cmd->nr_args, cmd->nr_args == 1 ? "" : "s");
+		usage();
+		return 2;
+	}
+
+	file = argv[2];
+	f = fopen(file, "r");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
+		return 1;
+	}
+	ret = board_parse(f, file, &b, stderr);
+	fclose(f);
+	if (ret) {
+		board_free(&b);
+		return 1;
+	}
+
+	if (!strcmp(cmd->name, "check"))
+		ret = 0;
+	else if (!strcmp(cmd->name, "shell"))
+		ret = cmd_shell(&b);
+	else if (!strcmp(cmd->name, "qemu-args"))
+		ret = cmd_qemu_args(&b, argv[3], argv[4]);
+	else if (!strcmp(cmd->name, "backing-files"))
+		ret = cmd_backing_files(&b, argv[3], argv[4]);
+	else
+		ret = cmd_ranks(&b);
+	board_free(&b);
+
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+		return 1;
+	}
+	return ret;
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest's initramfs: busybox-static, the guest scripts (scripts/guest), the
+# end-to-end tests (tests/e2e/guest), the static helper programs and the board's rank
+# table generated from the board file.
+#
+#   initramfs.sh BOARD-FILE BOARDGEN BINDIR OUTPUT
+set -eu
+
+board_file=$1 boardgen=$2 bindir=$3 output=$4
+top=$(cd "$(dirname "$0")/.." && pwd)
+root=$output.d
+
+rm -rf "$root"
+mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin "$root"/etc/acma \
+	"$root"/proc "$root"/sys "$root"/dev "$root"/tmp "$root"/usr/share/acma/tests
+
+cp /bin/busybox "$root/bin/busybox"
+for applet in $("$root/bin/busybox" --list-full); do
+	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+done
+
+install -m 755 "$top/scripts/guest/init" "$root/init"
+install -m 755 "$top/scripts/guest/run-tests" "$top/scripts/guest/demo" "$root/usr/share/acma/"
+install -m 644 "$top/scripts/guest/lib.sh" "$root/usr/share/acma/"
+for t in "$top"/tests/e2e/guest/*; do
+	install -m 755 "$t" "$root/usr/share/acma/tests/"
+done
+for b in "$bindir"/*; do
+	[ -e "$b" ] && install -m 755 "$b" "$root/usr/bin/"
+done
+
+"$boardgen" ranks "$board_file" > "$root/etc/acma/board.ranks"
+"$boardgen" shell "$board_file" > "$root/etc/acma/board.env"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -9n > "$output.tmp"
+mv "$output.tmp" "$output"
