@@ -67,6 +67,11 @@ BOARDGEN_HDRS := $(wildcard scripts/boardgen/*.h)
 # Host unit tests: tests/unit/test_<name>.c, linked with the board parser.
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,$(O)/host/test-%,$(wildcard tests/unit/test_*.c))
 
+# The BMC's firmware: acma's plugin for OpenIPMI's ipmi_sim (firmware-glue/bmc).
+BMC_PLUGIN := $(O)/host/acma-bmc.so
+BMC_SRCS := $(wildcard firmware-glue/bmc/*.c)
+BMC_HDRS := $(wildcard firmware-glue/bmc/*.h)
+
 # Programs that run inside the guest: static, for the board's architecture.
 GUEST_CC_x86_64 := gcc
 GUEST_CC_arm64 := aarch64-linux-gnu-gcc
@@ -79,7 +84,7 @@ GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/*)
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs \
 	board-check run test unit-test e2e-test kernel-patches clean distclean
 
-all: kernel initramfs
+all: kernel initramfs $(if $(BMC_SRCS),$(BMC_PLUGIN))
 
 help:
 	@echo 'acma: DRAM power and memory auto-scaling'
@@ -139,6 +144,11 @@ $(O)/host/test-%: tests/unit/test_%.c scripts/boardgen/board.c $(BOARDGEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -Iscripts/boardgen -o $@ $< scripts/boardgen/board.c
+
+$(BMC_PLUGIN): $(BMC_SRCS) $(BMC_HDRS) | deps-ensure
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCC,$@)
+	@$(HOSTCC) $(HOSTCFLAGS) -shared -fPIC -o $@ $(BMC_SRCS)
 
 board-check: $(BOARDGEN)
 	@$(BOARDGEN) check $(BOARD_FILE)

@@ -79,6 +79,11 @@ for u in "$top"/build/host/test-*; do
 	set -e
 	tap_import "unit/$(basename "$u" | sed 's/^test-//')/" "$out/$(basename "$u").tap"
 done
+
+echo "# build-system tests (host)"
+for t in "$top"/tests/build/*.sh; do
+	run_test build/ "$t"
+done
 t_unit=$(date +%s)
 
 echo "# end-to-end tests: board $BOARD_NAME in QEMU"
@@ -103,14 +108,27 @@ if qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
 else
 	result fail "guest/finish" "the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
 fi
+# A kernel splat fails the run even when every test passed.
+splats=$(grep -E 'WARNING: CPU|BUG:|Oops|Call Trace:|Kernel panic|UBSAN|KASAN' "$out/console.log" || true)
+if [ -z "$splats" ]; then
+	result ok "host/guest-kernel-log-clean"
+else
+	echo "$splats" | head -n 20 | sed 's/^/# /'
+	result fail "host/guest-kernel-log-clean" "kernel warnings in $out/console.log"
+fi
+pids="$bmc_pid $qemu_pid"
 runner_cleanup
 left=$(ls /dev/shm | grep -c "^$shm_prefix-" || true)
-[ "$left" = 0 ] && result ok "host/runner-leaves-no-shm-files" ||
-	result fail "host/runner-leaves-no-shm-files" "$left files left in /dev/shm"
+alive=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done || true)
+if [ "$left" = 0 ] && [ -z "$alive" ]; then
+	result ok "host/runner-cleanup"
+else
+	result fail "host/runner-cleanup" "$left files left in /dev/shm, processes left: ${alive:-none}"
+fi
 t_end=$(date +%s)
 
 echo "1..$n"
-echo "# time: unit $((t_unit - t0)) s, end-to-end $((t_end - t_unit)) s, total $((t_end - t0)) s"
+echo "# time: unit and build $((t_unit - t0)) s, end-to-end $((t_end - t_unit)) s, total $((t_end - t0)) s"
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
