@@ -45,7 +45,7 @@ if [ ! -d "$repo/.git" ]; then
 	tar -xf "$tarball" -C "$repo" --strip-components=1
 	version=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$repo/Makefile" | paste -sd.)
 	git -C "$repo" init -q
-	git -C "$repo" add -A
+	git -C "$repo" add -A -f
 	git -C "$repo" -c user.name=acma -c user.email=acma@localhost commit -q \
 		-m "Linux $version (Debian linux-source-6.12)"
 	git -C "$repo" tag base
@@ -63,7 +63,7 @@ echo "$entries" | while read -r patch files; do
 			[ -f "$top/kernel/$f" ] || layer=platform
 			mkdir -p "$repo/$(dirname "$f")"
 			cp "$top/$layer/$f" "$repo/$f"
-			git -C "$repo" add "$f"
+			git -C "$repo" add -f "$f"
 		done
 		git -C "$repo" -c user.name=acma -c user.email=acma@localhost commit -q --amend --no-edit
 	fi

@@ -27,6 +27,14 @@ arm64) karch=arm64 image=arch/arm64/boot/Image target=Image cross=aarch64-linux-
 *) echo "kernel.sh: unknown architecture '$arch'" >&2; exit 1 ;;
 esac
 
+# One build per tree at a time: a second make waits instead of corrupting it.
+mkdir -p "$(dirname "$tree")"
+exec 9> "$tree.lock"
+if ! flock -n 9; then
+	echo "  WAIT     another build of $tree is running"
+	flock 9
+fi
+
 log() { printf '  %-8s %s\n' "$1" "$2"; }
 die() { echo "kernel.sh: $*" >&2; exit 1; }
 

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * commands.c - acma's OEM commands (NetFn 0x30, 0x40..0x44) and who may
+ * send them
+ *
+ * ipmi_sim's own permission table lets only administrators send commands
+ * of NetFns above Transport (OEM 0x30, DCMI 0x2c) over LAN. The plugin
+ * hooks the LAN channels so that the read commands need user privilege
+ * and the set command administrator; sessions that were not authenticated
+ * with a password (RMCP+ authentication "none", cipher suite 0) or carry
+ * no integrity check are refused altogether. The system interface (the
+ * guest's KCS) has no sessions and may send everything.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <OpenIPMI/ipmi_auth.h>
+#include <OpenIPMI/ipmi_err.h>
+#include <OpenIPMI/ipmi_mc.h>
+
+#include "acma-bmc.h"
+
+#define PROTOCOL_VERSION	1
+
+static void reply_cc(unsigned char *rdata, unsigned int *rdata_len,
+		     unsigned char cc)
+{
+	rdata[0] = cc;
+	*rdata_len = 1;
+}
+
+/* Check the request length; answer 0xc7 and return false if it is wrong. */
+static bool want_len(msg_t *msg, unsigned int len, unsigned char *rdata,
+		     unsigned int *rdata_len)
+{
+	if (msg->len == len)
+		return true;
+	reply_cc(rdata, rdata_len, IPMI_REQUEST_DATA_LENGTH_INVALID_CC);
+	return false;
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = v >> (8 * i);
+}
+
+static unsigned int put_name(unsigned char *p, const char *name)
+{
+	size_t len = strnlen(name, ACMA_NAME_MAX);
+
+	p[0] = len;
+	memcpy(p + 1, name, len);
+	return len + 1;
+}
+
+static void cmd_get_count(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
+			  unsigned int *rdata_len, void *cb_data)
+{
+	struct acma_bmc *bmc = cb_data;
+
+	(void)mc;
+	if (!want_len(msg, 0, rdata, rdata_len))
+		return;
+	rdata[0] = 0;
+	rdata[1] = bmc->nr_ranks;
+	rdata[2] = bmc->nr_states;
+	rdata[3] = bmc->on_state;
+	rdata[4] = PROTOCOL_VERSION;
+	*rdata_len = 5;
+}
+
+static void cmd_get_domain(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
+			   unsigned int *rdata_len, void *cb_data)
+{
+	struct acma_bmc *bmc = cb_data;
+	const struct acma_rank *rk;
+	unsigned int d, k;
+
+	(void)mc;
+	if (!want_len(msg, 2, rdata, rdata_len))
+		return;
+	d = msg->data[0];
+	k = msg->data[1];
+	if (d >= (unsigned int)bmc->nr_ranks ||
+	    k >= (unsigned int)bmc->ranks[d].nr_ranges) {
+		reply_cc(rdata, rdata_len, IPMI_PARAMETER_OUT_OF_RANGE_CC);
+		return;
+	}
+	rk = &bmc->ranks[d];
+	rdata[0] = 0;
+	rdata[1] = d;
+	rdata[2] = rk->dimm;
+	rdata[3] = rk->nr_ranges;
+	rdata[4] = k;
+	put_u64(rdata + 5, rk->ranges[k].base);
+	put_u64(rdata + 13, rk->ranges[k].size);
+	*rdata_len = 21 + put_name(rdata + 21, bmc->dimms[rk->dimm]);
+}
+
+static void cmd_get_state_info(lmc_data_t *mc, msg_t *msg,
+			       unsigned char *rdata, unsigned int *rdata_len,
+			       void *cb_data)
+{
+	struct acma_bmc *bmc = cb_data;
+	const struct acma_rank *rk;
+	unsigned int d, s;
+
+	(void)mc;
+	if (!want_len(msg, 2, rdata, rdata_len))
+		return;
+	d = msg->data[0];
+	s = msg->data[1];
+	if (d >= (unsigned int)bmc->nr_ranks ||
+	    s >= (unsigned int)bmc->nr_states) {
+		reply_cc(rdata, rdata_len, IPMI_PARAMETER_OUT_OF_RANGE_CC);
+		return;
+	}
+	rk = &bmc->ranks[d];
+	rdata[0] = 0;
+	rdata[1] = d;
+	rdata[2] = s;
+	rdata[3] = (bmc->states[s].kept ? 0x01 : 0) |
+		   (s == (unsigned int)bmc->on_state ? 0x02 : 0);
+	ipmi_set_uint32(rdata + 4, rk->power_mw[s]);
+	put_u64(rdata + 8, rk->latency_ns[s]);
+	*rdata_len = 16 + put_name(rdata + 16, bmc->states[s].name);
+}
+
+static void cmd_get_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
+			  unsigned int *rdata_len, void *cb_data)
+{
+	struct acma_bmc *bmc = cb_data;
+	const struct acma_rank *rk;
+	uint32_t age = UINT32_MAX;
+	uint64_t diff;
+	unsigned int d;
+	time_t now;
+
+	(void)mc;
+	if (!want_len(msg, 1, rdata, rdata_len))
+		return;
+	d = msg->data[0];
+	if (d >= (unsigned int)bmc->nr_ranks) {
+		reply_cc(rdata, rdata_len, IPMI_PARAMETER_OUT_OF_RANGE_CC);
+		return;
+	}
+	rk = &bmc->ranks[d];
+	now = time(NULL);
+	if (rk->last_change) {
+		diff = now > rk->last_change ? now - rk->last_change : 0;
+		age = diff < UINT32_MAX ? diff : UINT32_MAX - 1;
+	}
+	rdata[0] = 0;
+	rdata[1] = d;
+	rdata[2] = rk->state;
+	ipmi_set_uint32(rdata + 3, rk->transitions);
+	ipmi_set_uint32(rdata + 7, age);
+	*rdata_len = 11;
+}
+
+static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
+			  unsigned int *rdata_len, void *cb_data)
+{
+	struct acma_bmc *bmc = cb_data;
+	unsigned int d, s;
+	int old;
+
+	(void)mc;
+	if (!want_len(msg, 2, rdata, rdata_len))
+		return;
+	d = msg->data[0];
+	s = msg->data[1];
+	if (d >= (unsigned int)bmc->nr_ranks ||
+	    s >= (unsigned int)bmc->nr_states) {
+		reply_cc(rdata, rdata_len, IPMI_PARAMETER_OUT_OF_RANGE_CC);
+		return;
+	}
+	old = bmc->ranks[d].state;
+	if (acma_set_state(bmc, d, s, msg->channel)) {
+		reply_cc(rdata, rdata_len, IPMI_UNKNOWN_ERR_CC);
+		return;
+	}
+	rdata[0] = 0;
+	rdata[1] = d;
+	rdata[2] = s;
+	rdata[3] = old;
+	*rdata_len = 4;
+}
+
+/* Privilege acma's commands need over LAN, 0 for other commands. */
+static unsigned char needed_priv(unsigned char netfn, unsigned char cmd)
+{
+	if (netfn == ACMA_NETFN_OEM && cmd >= ACMA_CMD_GET_COUNT &&
+	    cmd <= ACMA_CMD_GET_POWER)
+		return IPMI_PRIVILEGE_USER;
+	if (netfn == ACMA_NETFN_OEM && cmd == ACMA_CMD_SET_POWER)
+		return IPMI_PRIVILEGE_ADMIN;
+	if (netfn == ACMA_NETFN_DCMI && cmd == ACMA_DCMI_GET_POWER)
+		return IPMI_PRIVILEGE_USER;
+	return 0;
+}
+
+/* Replaces ipmi_sim's admin-only default for acma's commands. */
+static int lan_check_permitted(unsigned char priv, unsigned char netfn,
+			       unsigned char cmd)
+{
+	unsigned char need = needed_priv(netfn, cmd);
+
+	if (!need)
+		return IPMI_PRIV_INVALID;	/* ipmi_sim's table decides */
+	return priv >= need ? IPMI_PRIV_PERMITTED : IPMI_PRIV_DENIED;
+}
+
+/* The session a LAN message belongs to, as lanserv numbers them. */
+static session_t *lan_session(lanserv_data_t *lan, uint32_t sid)
+{
+	session_t *session;
+
+	if (sid & 1)
+		return NULL;
+	session = &lan->sessions[(sid >> 1) & SESSION_MASK];
+	if (!session->active || session->sid != sid)
+		return NULL;
+	return session;
+}
+
+/*
+ * Called for every message of an established LAN session, before the
+ * permission check. Refuses everything in sessions without password
+ * authentication or without integrity (RMCP+ cipher suites 0, 1 and 6),
+ * and acma's commands in sessions whose role is below what they need
+ * (lanserv runs a session opened for the callback role at user level).
+ */
+static int lan_handle_msg(channel_t *chan, msg_t *msg)
+{
+	lanserv_data_t *lan = chan->chan_info;
+	session_t *session = lan_session(lan, msg->sid);
+	unsigned char cc = IPMI_INSUFFICIENT_PRIVILEGE_CC;
+	unsigned char need = needed_priv(msg->netfn, msg->cmd);
+	rsp_msg_t rsp;
+
+	if (!session)
+		return 0;
+	if (session->rmcpplus && (!session->auth || !session->integ)) {
+		lan->sysinfo->log(lan->sysinfo, AUTH_FAILED, msg,
+				  "acma: refused a session with RMCP+ authentication %u, integrity %u",
+				  session->auth, session->integ);
+	} else if (need && session->max_priv < need) {
+		lan->sysinfo->log(lan->sysinfo, AUTH_FAILED, msg,
+				  "acma: session role %u below %u", session->max_priv,
+				  need);
+	} else {
+		return 0;
+	}
+	rsp.netfn = msg->netfn | 1;
+	rsp.cmd = msg->cmd;
+	rsp.data = &cc;
+	rsp.data_len = 1;
+	chan->return_rsp(chan, msg, &rsp);
+	return 1;
+}
+
+static const struct {
+	unsigned char cmd;
+	cmd_handler_f handler;
+} oem_cmds[] = {
+	{ ACMA_CMD_GET_COUNT, cmd_get_count },
+	{ ACMA_CMD_GET_DOMAIN, cmd_get_domain },
+	{ ACMA_CMD_GET_STATE_INFO, cmd_get_state_info },
+	{ ACMA_CMD_GET_POWER, cmd_get_power },
+	{ ACMA_CMD_SET_POWER, cmd_set_power },
+};
+
+/**
+ * acma_commands_register() - register the OEM commands and the LAN checks
+ * @bmc: the plugin, passed to the handlers
+ *
+ * Return: 0 on success, or an errno value (logged): the handler table is
+ * full, or another plugin hooks the LAN channel already.
+ */
+int acma_commands_register(struct acma_bmc *bmc)
+{
+	channel_t *chan;
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(oem_cmds) / sizeof(oem_cmds[0]); i++) {
+		err = ipmi_emu_register_cmd_handler(ACMA_NETFN_OEM,
+						    oem_cmds[i].cmd,
+						    oem_cmds[i].handler, bmc);
+		if (err) {
+			acma_log(bmc, SETUP_ERROR,
+				 "acma: cannot register NetFn 0x%02x command 0x%02x: %s",
+				 ACMA_NETFN_OEM, oem_cmds[i].cmd, strerror(err));
+			return err;
+		}
+	}
+	for (i = 0; i < IPMI_MAX_CHANNELS; i++) {
+		chan = bmc->sys->chan_set[i];
+		if (!chan || chan->medium_type != IPMI_CHANNEL_MEDIUM_8023_LAN)
+			continue;
+		if (chan->oem.oem_check_permitted || chan->oem.oem_handle_msg) {
+			acma_log(bmc, SETUP_ERROR,
+				 "acma: LAN channel %zu has OEM hooks already", i);
+			return EBUSY;
+		}
+		chan->oem.oem_check_permitted = lan_check_permitted;
+		chan->oem.oem_handle_msg = lan_handle_msg;
+	}
+	return 0;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests of the DAMOS alloc/free ownership record.
+ *
+ * The record is exercised on a private xarray, so the tests touch no page.
+ */
+
+#ifdef CONFIG_DAMON_CONTIG_KUNIT_TEST
+
+#ifndef _DAMON_CONTIG_TEST_H
+#define _DAMON_CONTIG_TEST_H
+
+#include <kunit/test.h>
+
+#define PB_BYTES	(PAGE_SIZE << pageblock_order)
+
+static unsigned int damon_contig_test_seen_chunks;
+static unsigned long damon_contig_test_seen_pages;
+
+static void damon_contig_test_count(unsigned long pfn, unsigned int order,
+		bool dropped)
+{
+	damon_contig_test_seen_chunks++;
+	damon_contig_test_seen_pages += 1UL << order;
+}
+
+static void damon_contig_test_add_and_count(struct kunit *test)
+{
+	unsigned long pb = pageblock_nr_pages;
+	struct xarray xa;
+
+	xa_init(&xa);
+	/* a pageblock-order chunk at pageblock 4, a 4-pageblock one at 8 */
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 4 * pb,
+				pageblock_order), 0);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 8 * pb,
+				pageblock_order + 2), 0);
+
+	KUNIT_EXPECT_EQ(test, damon_contig_record_bytes(&xa, 0, 16 * pb),
+			5 * PB_BYTES);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_bytes(&xa, 5 * pb, 8 * pb),
+			0UL);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_bytes(&xa, 9 * pb, 11 * pb),
+			2 * PB_BYTES);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_bytes(&xa, 4 * pb, 4 * pb),
+			0UL);
+
+	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, 4 * pb, NULL),
+			(int)pageblock_order);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, 9 * pb, NULL),
+			(int)pageblock_order + 2);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, 5 * pb, NULL),
+			-ENOENT);
+
+	damon_contig_record_del(&xa, 8 * pb, pageblock_order + 2);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_bytes(&xa, 0, 16 * pb),
+			PB_BYTES);
+	xa_destroy(&xa);
+}
+
+static void damon_contig_test_no_double_ownership(struct kunit *test)
+{
+	unsigned long pb = pageblock_nr_pages;
+	struct xarray xa;
+
+	xa_init(&xa);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 2 * pb,
+				pageblock_order), 0);
+	/* an overlapping bigger chunk is refused and leaves nothing behind */
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 0,
+				pageblock_order + 2), -EBUSY);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_bytes(&xa, 0, 4 * pb),
+			PB_BYTES);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, 0, NULL), -ENOENT);
+	xa_destroy(&xa);
+}
+
+static void damon_contig_test_offline_marks(struct kunit *test)
+{
+	unsigned long pb = pageblock_nr_pages;
+	struct xarray xa;
+	bool dropped = true;
+
+	xa_init(&xa);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 0,
+				pageblock_order + 1), 0);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 4 * pb,
+				pageblock_order), 0);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, 0, &dropped),
+			(int)pageblock_order + 1);
+	KUNIT_EXPECT_FALSE(test, dropped);
+
+	damon_contig_record_set_dropped(&xa, 0, pageblock_order + 1, true);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, pb, &dropped),
+			(int)pageblock_order + 1);
+	KUNIT_EXPECT_TRUE(test, dropped);
+	/* marking keeps the count */
+	KUNIT_EXPECT_EQ(test, damon_contig_record_bytes(&xa, 0, 8 * pb),
+			3 * PB_BYTES);
+
+	damon_contig_record_set_dropped(&xa, 0, pageblock_order + 1, false);
+	damon_contig_record_order(&xa, 0, &dropped);
+	KUNIT_EXPECT_FALSE(test, dropped);
+	xa_destroy(&xa);
+}
+
+static void damon_contig_test_for_each_visits_chunks_once(struct kunit *test)
+{
+	unsigned long pb = pageblock_nr_pages;
+	struct xarray xa;
+
+	xa_init(&xa);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 0,
+				pageblock_order + 2), 0);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 4 * pb,
+				pageblock_order), 0);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 16 * pb,
+				pageblock_order), 0);
+
+	damon_contig_test_seen_chunks = 0;
+	damon_contig_test_seen_pages = 0;
+	damon_contig_record_for_each(&xa, 0, 8 * pb, damon_contig_test_count);
+	KUNIT_EXPECT_EQ(test, damon_contig_test_seen_chunks, 2U);
+	KUNIT_EXPECT_EQ(test, damon_contig_test_seen_pages, 5 * pb);
+	xa_destroy(&xa);
+}
+
+static struct kunit_case damon_contig_test_cases[] = {
+	KUNIT_CASE(damon_contig_test_add_and_count),
+	KUNIT_CASE(damon_contig_test_no_double_ownership),
+	KUNIT_CASE(damon_contig_test_offline_marks),
+	KUNIT_CASE(damon_contig_test_for_each_visits_chunks_once),
+	{},
+};
+
+static struct kunit_suite damon_contig_test_suite = {
+	.name = "damon-contig",
+	.test_cases = damon_contig_test_cases,
+};
+kunit_test_suite(damon_contig_test_suite);
+
+#endif	/* _DAMON_CONTIG_TEST_H */
+
+#endif	/* CONFIG_DAMON_CONTIG_KUNIT_TEST */

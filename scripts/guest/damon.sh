@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest helpers to drive DAMON through its sysfs interface, the way an
+# administrator would: one kdamond, one paddr context, one target region and
+# one scheme.
+
+ADMIN=/sys/kernel/mm/damon/admin
+KD=$ADMIN/kdamonds/0
+CTX=$KD/contexts/0
+SCHEME=$CTX/schemes/0
+CONTIG=/sys/kernel/mm/damon/contig
+
+# damon_setup ACTION START END [ALLOC_ORDER]: stage (not start) a kdamond
+# applying ACTION to every region of [START, END), whatever its access pattern.
+damon_setup() {
+	echo 1 > $ADMIN/kdamonds/nr_kdamonds
+	echo 1 > $KD/contexts/nr_contexts
+	echo paddr > $CTX/operations
+	echo 5000 > $CTX/monitoring_attrs/intervals/sample_us
+	echo 100000 > $CTX/monitoring_attrs/intervals/aggr_us
+	echo 1 > $CTX/targets/nr_targets
+	echo 1 > $CTX/targets/0/regions/nr_regions
+	echo $(($2)) > $CTX/targets/0/regions/0/start
+	echo $(($3)) > $CTX/targets/0/regions/0/end
+	echo 1 > $CTX/schemes/nr_schemes
+	echo "$1" > $SCHEME/action
+	[ -n "${4:-}" ] && echo "$4" > $SCHEME/alloc_order
+	echo 0 > $SCHEME/access_pattern/sz/min
+	echo 18446744073709551615 > $SCHEME/access_pattern/sz/max
+	echo 0 > $SCHEME/access_pattern/nr_accesses/min
+	echo 4294967295 > $SCHEME/access_pattern/nr_accesses/max
+	echo 0 > $SCHEME/access_pattern/age/min
+	echo 4294967295 > $SCHEME/access_pattern/age/max
+	return 0
+}
+
+damon_on() { echo on > $KD/state; }
+damon_off() { echo off > $KD/state; }
+damon_commit() { echo commit > $KD/state; }
+
+# damon_stat NAME: a stat of the running scheme (sz_applied, nr_tried, ...).
+damon_stat() {
+	echo update_schemes_stats > $KD/state
+	cat $SCHEME/stats/$1
+}
+
+contig() { cat $CONTIG/$1; }
+
+# meminfo FIELD: a /proc/meminfo value in kB.
+meminfo() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
+
+# wait_owned BYTES SECONDS: wait until owned_bytes reaches BYTES or stops
+# changing for 3 s; print the final value.
+wait_owned() {
+	last=-1 still=0 i=0
+	while [ $i -lt $(($2 * 2)) ]; do
+		now=$(contig owned_bytes)
+		[ "$now" = "$1" ] && break
+		if [ "$now" = "$last" ]; then
+			still=$((still + 1))
+			[ $still -ge 6 ] && break
+		else
+			still=0
+		fi
+		last=$now
+		sleep 0.5
+		i=$((i + 1))
+	done
+	contig owned_bytes
+}

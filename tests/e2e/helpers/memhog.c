@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memhog - hold checksummed data in memory and report where it lives.
+ *
+ *   memhog MIB FIFO
+ *
+ * Allocates MIB MiB, fills every page with a pattern derived from its index,
+ * and prints "ready" followed by where its pages are: "block N PAGES" lines,
+ * one per memory block (from /proc/self/pagemap; needs root). It then reads
+ * commands from FIFO: "check" verifies every page and prints "check ok" or
+ * "check FAIL N pages corrupt", then the block lines again; "exit" ends it.
+ * The memory stays mapped and touched only by these checks, so DAMON sees it
+ * as cold between them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PAGE	4096UL
+
+static uint64_t pattern(size_t page, size_t word)
+{
+	uint64_t x = (page + 1) * 0x9e3779b97f4a7c15ULL ^ (word * 0xbf58476d1ce4e5b9ULL);
+
+	return x ^ (x >> 31);
+}
+
+static void fill(uint64_t *mem, size_t pages)
+{
+	for (size_t p = 0; p < pages; p++)
+		for (size_t w = 0; w < PAGE / 8; w++)
+			mem[p * (PAGE / 8) + w] = pattern(p, w);
+}
+
+static size_t verify(const uint64_t *mem, size_t pages)
+{
+	size_t bad = 0;
+
+	for (size_t p = 0; p < pages; p++)
+		for (size_t w = 0; w < PAGE / 8; w++)
+			if (mem[p * (PAGE / 8) + w] != pattern(p, w)) {
+				bad++;
+				break;
+			}
+	return bad;
+}
+
+static unsigned long block_pages(void)
+{
+	FILE *f = fopen("/sys/devices/system/memory/block_size_bytes", "r");
+	unsigned long bytes = 128UL << 20;
+
+	if (f) {
+		if (fscanf(f, "%lx", &bytes) != 1)
+			bytes = 128UL << 20;
+		fclose(f);
+	}
+	return bytes / PAGE;
+}
+
+/* Print how many of the pages sit in each memory block. */
+static void where(const uint64_t *mem, size_t pages)
+{
+	unsigned long per_block = block_pages();
+	unsigned long blocks[4096] = { 0 };
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	uint64_t entry;
+
+	if (fd < 0) {
+		printf("pagemap: %s\n", strerror(errno));
+		return;
+	}
+	for (size_t p = 0; p < pages; p++) {
+		off_t off = ((uintptr_t)mem / PAGE + p) * sizeof(entry);
+
+		if (pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
+			continue;
+		if (!(entry & (1ULL << 63)))
+			continue;
+		uint64_t pfn = entry & ((1ULL << 55) - 1);
+
+		if (pfn / per_block < 4096)
+			blocks[pfn / per_block]++;
+	}
+	close(fd);
+	for (unsigned long b = 0; b < 4096; b++)
+		if (blocks[b])
+			printf("block %lu %lu\n", b, blocks[b]);
+}
+
+int main(int argc, char **argv)
+{
+	char line[64];
+	size_t pages;
+	uint64_t *mem;
+	FILE *cmd;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: memhog MIB FIFO\n");
+		return 2;
+	}
+	pages = strtoul(argv[1], NULL, 0) * (1UL << 20) / PAGE;
+	mem = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("memhog: mmap");
+		return 1;
+	}
+	madvise(mem, pages * PAGE, MADV_NOHUGEPAGE);
+	fill(mem, pages);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("ready\n");
+	where(mem, pages);
+	printf("end\n");
+
+	cmd = fopen(argv[2], "r");
+	if (!cmd) {
+		perror("memhog: fifo");
+		return 1;
+	}
+	for (;;) {
+		if (!fgets(line, sizeof(line), cmd)) {
+			/* writer closed: wait for the next one */
+			fclose(cmd);
+			cmd = fopen(argv[2], "r");
+			if (!cmd)
+				return 1;
+			continue;
+		}
+		if (!strncmp(line, "exit", 4))
+			break;
+		if (!strncmp(line, "check", 5)) {
+			size_t bad = verify(mem, pages);
+
+			if (bad)
+				printf("check FAIL %zu pages corrupt\n", bad);
+			else
+				printf("check ok\n");
+			where(mem, pages);
+			printf("end\n");
+		}
+	}
+	return 0;
+}
