@@ -13,7 +13,8 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=$1
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
 tarball=${ACMA_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 repo=$top/build/kernel-git
 die() { echo "kernel-patches.sh: $*" >&2; exit 1; }
@@ -23,8 +24,10 @@ entries=$(grep -v '^[[:space:]]*\(#\|$\)' "$top/kernel/series" || true)
 # Every new file is claimed by exactly one series entry.
 claimed=$(echo "$entries" | awk '{ for (i = 2; i <= NF; i++) print $i }' | sort)
 dups=$(echo "$claimed" | uniq -d)
+mkdir -p "$top/build"
 [ -z "$dups" ] || die "files claimed by more than one patch in kernel/series: $dups"
 for layer in kernel platform; do
+	[ -d "$top/$layer" ] || continue
 	(cd "$top/$layer" && find . -type f ! -path './configs/*' ! -path './patches/*' \
 		! -name series ! -name README.md | sed 's|^\./||')
 done | sort > "$top/build/.kernel-files"
@@ -33,8 +36,7 @@ orphans=$(echo "$claimed" | comm -13 - "$top/build/.kernel-files")
 
 if [ -z "$entries" ]; then
 	echo "  PATCHES  kernel/series is empty: acma changes no kernel file yet"
-	rm -rf "$out"
-	mkdir -p "$out"
+	rm -f "$out"/*.patch
 	exit 0
 fi
 
@@ -54,7 +56,7 @@ git -C "$repo" checkout -q -f base 2>/dev/null
 git -C "$repo" checkout -q -B acma base
 git -C "$repo" clean -q -fdx
 
-echo "$entries" | while read -r patch files; do
+while read -r patch files; do
 	git -C "$repo" -c user.name=acma -c user.email=acma@localhost am -q \
 		"$top/kernel/patches/$patch" || die "$patch does not apply"
 	if [ -n "$files" ]; then
@@ -67,7 +69,9 @@ echo "$entries" | while read -r patch files; do
 		done
 		git -C "$repo" -c user.name=acma -c user.email=acma@localhost commit -q --amend --no-edit
 	fi
-done
-rm -rf "$out"
+done <<EOF
+$entries
+EOF
+rm -f "$out"/*.patch
 git -C "$repo" format-patch -q -o "$out" base..acma
 echo "  PATCHES  $(ls "$out" | wc -l) patches in $out (apply with: git am $out/*.patch)"

@@ -80,6 +80,7 @@ fi
 # that make sees the right timestamps; drop files the repository no longer has.
 newfiles() {
 	for layer in kernel platform; do
+		[ -d "$top/$layer" ] || continue
 		(cd "$top/$layer" && find . -type f ! -path './configs/*' ! -path './patches/*' \
 			! -name series ! -name README.md | sed "s|^\./|$layer |")
 	done | sort

@@ -108,6 +108,16 @@ if qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
 else
 	result fail "guest/finish" "the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
 fi
+# The kernel's KUnit suites ran at boot and reported KTAP on the console:
+# one result per suite (top-level lines), with the failing cases' diagnostics.
+if grep -q '^KTAP version' "$out/console.log"; then
+	tr -d '\r' < "$out/console.log" | grep -E '^(not )?ok [0-9]+ ' > "$out/kunit.tap" || true
+	grep -E '^ +not ok ' "$out/console.log" | sed 's/^ */# kunit: /' || true
+	tap_import "kunit/" "$out/kunit.tap"
+else
+	result fail "kunit/boot" "no KUnit results on the console ($out/console.log)"
+fi
+
 # A kernel splat fails the run even when every test passed.
 splats=$(grep -E 'WARNING: CPU|BUG:|Oops|Call Trace:|Kernel panic|UBSAN|KASAN' "$out/console.log" || true)
 if [ -z "$splats" ]; then

@@ -18,5 +18,17 @@ blocks_of() {
 block_zone() { cut -d' ' -f1 < $MEMDIR/memory$1/valid_zones 2>/dev/null; }
 block_state() { cat $MEMDIR/memory$1/state 2>/dev/null || echo absent; }
 
+# host_request REQUEST...: ask the host's agent (scripts/host-agent.sh) over
+# /dev/ttyS2; print its answer; fail unless it starts with "ok".
+host_request() {
+	[ -c /dev/ttyS2 ] || return 1
+	exec 8<> /dev/ttyS2
+	echo "$*" >&8
+	IFS= read -r -t 60 answer <&8 || answer="err no answer from the host"
+	exec 8>&-
+	echo "$answer"
+	case $answer in ok*) return 0 ;; *) return 1 ;; esac
+}
+
 skip() { echo "SKIP: $*"; exit 4; }
 fail() { echo "FAIL: $*"; exit 1; }

@@ -27,7 +27,7 @@ runner_init() {
 	[ -x "$boardgen" ] || die "$boardgen is missing: run make"
 	eval "$("$boardgen" shell "$board_file")" || exit 1
 	shm_prefix=acma-$$
-	qemu_pid= bmc_pid=
+	qemu_pid= bmc_pid= agent_pid=
 	trap runner_cleanup EXIT
 	trap 'say "interrupted"; exit 130' INT TERM
 }
@@ -62,9 +62,10 @@ stop_pid() {
 }
 
 runner_cleanup() {
+	stop_pid "$agent_pid" host-agent
 	stop_pid "$qemu_pid" qemu
 	stop_pid "$bmc_pid" ipmi_sim
-	qemu_pid= bmc_pid=
+	qemu_pid= bmc_pid= agent_pid=
 	if [ -n "${shm_prefix:-}" ]; then
 		rm -f /dev/shm/"$shm_prefix"-*
 	fi
@@ -144,6 +145,9 @@ accel_pick() {
 qemu_start() {
 	mode=$1 kernel=$2 initrd=$3
 	shift 3
+	# The test run also runs the kernel's KUnit suites at boot.
+	kunit=
+	[ "$mode" = test ] && kunit=kunit.enable=1
 	accel_pick "$kernel" "$initrd"
 	qmp_sock=$out/qmp.sock
 	mem_args=$("$boardgen" qemu-args "$board_file" /dev/shm "$shm_prefix") || exit 1
@@ -152,8 +156,10 @@ qemu_start() {
 	$mem_args
 	EOF
 	set -- "$@" -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 nokaslr panic=-1 acma.mode=$mode ${CONFIG_GUEST_CMDLINE:-}" \
+		-append "console=ttyS0 nokaslr panic=-1 acma.mode=$mode $kunit ${CONFIG_GUEST_CMDLINE:-}" \
 		-serial "file:$out/console.log" -serial "file:$out/report.log" \
+		-chardev "socket,id=hostreq,path=$out/hostreq.sock,server=on,wait=off" \
+		-serial chardev:hostreq \
 		-qmp "unix:$qmp_sock,server=on,wait=off" \
 		-chardev "socket,id=ipmi0,host=127.0.0.1,port=$kcs_port,reconnect=10" \
 		-device ipmi-bmc-extern,id=bmc0,chardev=ipmi0 -device isa-ipmi-kcs,bmc=bmc0
@@ -167,6 +173,15 @@ qemu_start() {
 		sleep 0.1
 	done
 	step QEMU "pid $qemu_pid, $BOARD_QEMU_MACHINE, accel $accel, console $out/console.log"
+	host_agent_start
+}
+
+# host_agent_start: serve the guest's requests (/dev/ttyS2) with scripts/host-agent.sh.
+host_agent_start() {
+	ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$board_file ACMA_SHM_PREFIX=$shm_prefix \
+		socat "UNIX-CONNECT:$out/hostreq.sock" \
+		EXEC:"$top/scripts/host-agent.sh" > "$out/host-agent.log" 2>&1 < /dev/null &
+	agent_pid=$!
 }
 
 # qmp JSON...: run QMP commands after the capabilities handshake; print the replies.

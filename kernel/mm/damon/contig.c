@@ -491,20 +491,20 @@ static struct kobj_attribute damon_contig_owned_bytes_attr =
 static ssize_t damon_contig_stat_show(struct kobject *kobj,
 		struct kobj_attribute *attr, char *buf);
 
-#define DAMON_CONTIG_STAT_ATTR(_stat, _name) [_stat] = {		\
+#define DAMON_CONTIG_STAT_ATTR(_name) {					\
 	.attr = { .name = _name, .mode = 0400 },			\
 	.show = damon_contig_stat_show,					\
 }
 
 static struct kobj_attribute damon_contig_stat_attrs[] = {
-	DAMON_CONTIG_STAT_ATTR(DAMON_CONTIG_HOLE, "skipped_holes"),
-	DAMON_CONTIG_STAT_ATTR(DAMON_CONTIG_ZONE, "skipped_zone_boundaries"),
-	DAMON_CONTIG_STAT_ATTR(DAMON_CONTIG_BUSY, "skipped_busy"),
-	DAMON_CONTIG_STAT_ATTR(DAMON_CONTIG_NOMEM, "skipped_nomem"),
-	DAMON_CONTIG_STAT_ATTR(DAMON_CONTIG_REFUSED, "owner_refused_alloc"),
-	DAMON_CONTIG_STAT_ATTR(DAMON_CONTIG_FREE_REFUSED, "owner_refused_free"),
-	DAMON_CONTIG_STAT_ATTR(DAMON_CONTIG_OFFLINING, "skipped_offlining"),
-	DAMON_CONTIG_STAT_ATTR(DAMON_CONTIG_RELEASED, "released_by_offline"),
+	[DAMON_CONTIG_HOLE] = DAMON_CONTIG_STAT_ATTR("skipped_holes"),
+	[DAMON_CONTIG_ZONE] = DAMON_CONTIG_STAT_ATTR("skipped_zone_boundaries"),
+	[DAMON_CONTIG_BUSY] = DAMON_CONTIG_STAT_ATTR("skipped_busy"),
+	[DAMON_CONTIG_NOMEM] = DAMON_CONTIG_STAT_ATTR("skipped_nomem"),
+	[DAMON_CONTIG_REFUSED] = DAMON_CONTIG_STAT_ATTR("owner_refused_alloc"),
+	[DAMON_CONTIG_FREE_REFUSED] = DAMON_CONTIG_STAT_ATTR("owner_refused_free"),
+	[DAMON_CONTIG_OFFLINING] = DAMON_CONTIG_STAT_ATTR("skipped_offlining"),
+	[DAMON_CONTIG_RELEASED] = DAMON_CONTIG_STAT_ATTR("released_by_offline"),
 };
 
 static ssize_t damon_contig_stat_show(struct kobject *kobj,

@@ -104,7 +104,7 @@ static void damon_contig_test_offline_marks(struct kunit *test)
 	xa_destroy(&xa);
 }
 
-static void damon_contig_test_for_each_visits_chunks_once(struct kunit *test)
+static void damon_contig_test_visit_chunks_once(struct kunit *test)
 {
 	unsigned long pb = pageblock_nr_pages;
 	struct xarray xa;
@@ -129,7 +129,7 @@ static struct kunit_case damon_contig_test_cases[] = {
 	KUNIT_CASE(damon_contig_test_add_and_count),
 	KUNIT_CASE(damon_contig_test_no_double_ownership),
 	KUNIT_CASE(damon_contig_test_offline_marks),
-	KUNIT_CASE(damon_contig_test_for_each_visits_chunks_once),
+	KUNIT_CASE(damon_contig_test_visit_chunks_once),
 	{},
 };
 
