@@ -79,10 +79,10 @@ GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static
 GUEST_PROGS := $(patsubst %.c,%,$(notdir $(wildcard tests/e2e/helpers/*.c)))
 GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%)
 INITRAMFS := $(B)/initramfs.cpio.gz
-GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/*)
+GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs \
-	board-check run test unit-test e2e-test kernel-patches clean distclean
+	board-check run test bench kernel-patches clean distclean
 
 all: kernel initramfs $(if $(BMC_SRCS),$(BMC_PLUGIN))
 
@@ -93,6 +93,7 @@ help:
 	@echo '  deps                 install the Debian packages in scripts/debian-packages.txt'
 	@echo '  run                  build what is missing, boot the board, show its memory and BMC'
 	@echo '  test                 host unit tests, then end-to-end tests in QEMU'
+	@echo '  bench                benchmarks in QEMU, figures beside their baselines'
 	@echo
 	@echo 'Configuration (kconfig-frontends):'
 	@echo '  <board>_defconfig    select a board'
@@ -174,6 +175,10 @@ run: all
 test: all $(UNIT_TESTS)
 	@scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/test
+
+bench: all
+	@scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
+		--out $(B)/bench
 
 kernel-patches: | deps-ensure
 	@scripts/kernel-patches.sh $(O)/kernel-patches

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the guest's initramfs: busybox-static, the guest scripts (scripts/guest), the
-# end-to-end tests (tests/e2e/guest), the static helper programs and the board's rank
-# table generated from the board file.
+# end-to-end tests (tests/e2e/guest), the benchmarks (tests/bench/guest), the static
+# helper programs and the board's rank table generated from the board file.
 #
 #   initramfs.sh BOARD-FILE BOARDGEN BINDIR OUTPUT
 set -eu
@@ -14,7 +14,8 @@ root=$output.d
 
 rm -rf "$root"
 mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin "$root"/etc/acma \
-	"$root"/proc "$root"/sys "$root"/dev "$root"/tmp "$root"/usr/share/acma/tests
+	"$root"/proc "$root"/sys "$root"/dev "$root"/tmp "$root"/usr/share/acma/tests \
+	"$root"/usr/share/acma/bench
 
 cp /bin/busybox "$root/bin/busybox"
 for applet in $("$root/bin/busybox" --list-full); do
@@ -26,6 +27,9 @@ install -m 755 "$top/scripts/guest/run-tests" "$top/scripts/guest/demo" "$root/u
 install -m 644 "$top/scripts/guest/lib.sh" "$top/scripts/guest/damon.sh" "$root/usr/share/acma/"
 for t in "$top"/tests/e2e/guest/*; do
 	install -m 755 "$t" "$root/usr/share/acma/tests/"
+done
+for b in "$top"/tests/bench/guest/*; do
+	install -m 755 "$b" "$root/usr/share/acma/bench/"
 done
 for b in "$bindir"/*; do
 	[ -e "$b" ] && install -m 755 "$b" "$root/usr/bin/"

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: boot the board, run the guest's benchmarks (tests/bench/guest) and
+# print their figures beside the baselines they beat, measured in the same run and
+# shown as ratios (this machine is shared and noisy: absolute figures drift).
+#
+#   bench.sh --board FILE --kernel IMAGE --initrd CPIO --out DIR
+set -eu
+. "$(dirname "$0")/lib/runner.sh"
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--board) board=$2 ;;
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--out) outdir=$2 ;;
+	*) die "bench.sh: unknown option $1" ;;
+	esac
+	shift 2
+done
+
+runner_init "$outdir" "$board"
+t0=$(date +%s)
+bmc_start
+qemu_start bench "$kernel" "$initrd"
+say "  running the guest's benchmarks (report: $out/report.log)..."
+qemu_wait "${CONFIG_RUN_TIMEOUT:-900}" || die "the benchmarks did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
+tr -d '\r' < "$out/report.log" > "$out/bench.txt"
+
+# fig NAME FIELD: a field of a "bench NAME VALUE UNIT ..." line (3 = VALUE).
+fig() { awk -v n="$1" -v f="$2" '$1 == "bench" && $2 == n { print $f }' "$out/bench.txt"; }
+rate() { awk -v b="${1:-0}" -v ms="${2:-0}" 'BEGIN { if (ms > 0 && b > 0) printf "%.3f", b / 1073741824 / (ms / 1000); else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", a / b; else print "-" }'; }
+mib() { echo $((${1:-0} >> 20)); }
+
+copy=$(fig copy_page_bandwidth 3)
+fa=$(rate "$(fig free_alloc_ms 5)" "$(fig free_alloc_ms 3)")
+fo=$(rate "$(fig free_offline_ms 5)" "$(fig free_offline_ms 3)")
+ba=$(rate "$(fig busy_alloc_ms 5)" "$(fig busy_alloc_ms 3)")
+bo=$(rate "$(fig busy_offline_ms 5)" "$(fig busy_offline_ms 3)")
+bad=$(rate "$(fig busy_alloc_ms 6)" "$(fig busy_alloc_ms 3)")
+bod=$(rate "$(fig busy_offline_ms 6)" "$(fig busy_offline_ms 3)")
+
+say
+say "DAMOS alloc (2 MiB chunks) vs memory hot-unplug (echo offline), $BOARD_NAME, accel $accel"
+printf '%-44s %12s %12s %8s\n' "taking 512 MiB of..." "alloc GiB/s" "offline GiB/s" "ratio"
+printf '%-44s %12s %12s %8s\n' "free movable memory" "$fa" "$fo" "$(ratio "$fa" "$fo")"
+printf '%-44s %12s %12s %8s\n' "memory holding data (whole range)" "$ba" "$bo" "$(ratio "$ba" "$bo")"
+printf '%-44s %12s %12s %8s\n' "  data migrated ($(mib "$(fig busy_alloc_ms 6)") / $(mib "$(fig busy_offline_ms 6)") MiB)" "$bad" "$bod" "$(ratio "$bad" "$bod")"
+printf '%-44s %12s %12s %8s\n' "  data migrated vs copy_page bandwidth" "$bad" "$copy" "$(ratio "$bad" "$copy")"
+grep '^# data after' "$out/bench.txt" || true
+if grep -v '^bench \|^#' "$out/bench.txt" | grep -q .; then
+	say "The benchmarks reported problems:"
+	grep -v '^bench \|^#' "$out/bench.txt" | sed 's/^/  /'
+fi
+say
+say "Figures: $out/bench.txt; done in $(($(date +%s) - t0)) s"
