@@ -16,7 +16,10 @@ O := build
 DEFAULT_BOARD := qemu-x86_64
 BOARDS := $(sort $(patsubst boards/%/defconfig,%,$(wildcard boards/*/defconfig)))
 KCONFIG_FILES := Kconfig boards/Kconfig $(wildcard boards/*/Kconfig)
-export KCONFIG_CONFIG := .config
+# The configuration file; another one (KCONFIG_CONFIG=.config-x make ...) keeps a
+# second board configured beside the first.
+KCONFIG_CONFIG ?= .config
+export KCONFIG_CONFIG
 
 unquote = $(patsubst "%",%,$(1))
 quiet = @printf '  %-8s %s\n' '$(1)' '$(2)';
@@ -31,11 +34,11 @@ need-config :=
 endif
 
 ifdef need-config
--include .config
-# No .config yet: use the default board. A changed Kconfig: refresh the .config.
-.config: $(KCONFIG_FILES) | deps-ensure
-	$(call quiet,CONFIG,$(if $(wildcard .config),olddefconfig,$(DEFAULT_BOARD)_defconfig (default board)))
-	@if [ -f .config ]; then kconfig-conf --olddefconfig Kconfig >/dev/null; \
+-include $(KCONFIG_CONFIG)
+# No configuration yet: use the default board. A changed Kconfig: refresh it.
+$(KCONFIG_CONFIG): $(KCONFIG_FILES) | deps-ensure
+	$(call quiet,CONFIG,$(if $(wildcard $(KCONFIG_CONFIG)),olddefconfig,$(DEFAULT_BOARD)_defconfig (default board)))
+	@if [ -f $(KCONFIG_CONFIG) ]; then kconfig-conf --olddefconfig Kconfig >/dev/null; \
 	else kconfig-conf --defconfig=boards/$(DEFAULT_BOARD)/defconfig Kconfig >/dev/null; fi
 endif
 
@@ -162,7 +165,7 @@ $(B)/bin/%: tests/e2e/helpers/%.c | deps-ensure
 	$(call quiet,GUESTCC,$@)
 	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -o $@ $<
 
-$(INITRAMFS): $(GUEST_BINS) $(GUEST_FILES) $(BOARD_FILE) $(BOARDGEN) scripts/initramfs.sh .config
+$(INITRAMFS): $(GUEST_BINS) $(GUEST_FILES) $(BOARD_FILE) $(BOARDGEN) scripts/initramfs.sh $(KCONFIG_CONFIG)
 	$(call quiet,INITRAMFS,$@)
 	@scripts/initramfs.sh $(BOARD_FILE) $(BOARDGEN) $(B)/bin $@
 

@@ -12,7 +12,9 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 boardgen=$top/build/host/boardgen
 # The board configuration (BMC accounts, timeouts, accelerator).
 # shellcheck disable=SC1091
-[ -f "$top/.config" ] && . "$top/.config"
+cfg=${KCONFIG_CONFIG:-.config}
+case $cfg in /*) ;; *) cfg=$top/$cfg ;; esac
+[ -f "$cfg" ] && . "$cfg"
 
 say() { printf '%s\n' "$*"; }
 step() { printf '  %-8s %s\n' "$1" "$2"; }
