@@ -13,6 +13,10 @@
 # fresh clone on the same machine rebuilds fast.
 set -eu
 
+# acma's Makefile exports KCONFIG_CONFIG (acma's own configuration); the kernel's
+# kconfig would read and write that name instead of the tree's .config.
+unset KCONFIG_CONFIG
+
 arch=$1
 mkdir -p "$(dirname "$2")"
 tree=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")

@@ -55,6 +55,9 @@ static DEFINE_MUTEX(damon_contig_lock);
 
 static atomic_long_t damon_contig_stats[NR_DAMON_CONTIG_STATS];
 
+/* Pages owned now, for a constant-time total. */
+static atomic_long_t damon_contig_nr_owned;
+
 static void damon_contig_count(enum damon_contig_stat stat)
 {
 	atomic_long_inc(&damon_contig_stats[stat]);
@@ -225,6 +228,7 @@ static int damon_contig_release(unsigned long pfn, unsigned int order)
 	if (dropped)
 		return -EBUSY;
 	damon_contig_record_del(&damon_contig_owned, pfn, order);
+	atomic_long_sub(nr, &damon_contig_nr_owned);
 	damon_contig_set_offline(pfn, nr, false);
 	adjust_managed_page_count(pfn_to_page(pfn), nr);
 	free_contig_range(pfn, nr);
@@ -258,6 +262,7 @@ static int damon_contig_take(unsigned long pfn, struct damos *s)
 	if (!err) {
 		damon_contig_set_offline(pfn, nr, true);
 		adjust_managed_page_count(pfn_to_page(pfn), -nr);
+		atomic_long_add(nr, &damon_contig_nr_owned);
 	}
 	mutex_unlock(&damon_contig_lock);
 	if (err) {
@@ -386,6 +391,52 @@ unsigned long damon_contig_owned_bytes(phys_addr_t start, phys_addr_t end)
 }
 
 /**
+ * damon_contig_total_owned_bytes() - Count all the bytes DAMON owns.
+ *
+ * Context: any.
+ * Return: the bytes of all chunks owned through DAMOS_ALLOC.
+ */
+unsigned long damon_contig_total_owned_bytes(void)
+{
+	return atomic_long_read(&damon_contig_nr_owned) << PAGE_SHIFT;
+}
+
+/**
+ * damon_contig_free_range() - Give back every owned chunk in a range.
+ * @start:	Start physical address.
+ * @end:	End physical address (exclusive).
+ *
+ * For the owner of DAMOS_ALLOC schemes that stops: gives the chunks back
+ * without asking anybody.  Chunks whose memory block is going offline are
+ * left alone.
+ *
+ * Context: process context, may sleep.
+ * Return: the bytes given back.
+ */
+unsigned long damon_contig_free_range(phys_addr_t start, phys_addr_t end)
+{
+	unsigned long pfn = ALIGN(PHYS_PFN(start), pageblock_nr_pages);
+	unsigned long end_pfn = PHYS_PFN(end);
+	unsigned long freed = 0;
+	int order;
+
+	while (pfn < end_pfn) {
+		order = damon_contig_record_order(&damon_contig_owned, pfn, NULL);
+		if (order >= 0 && IS_ALIGNED(pfn, 1UL << order)) {
+			mutex_lock(&damon_contig_lock);
+			if (!damon_contig_release(pfn, order))
+				freed += PAGE_SIZE << order;
+			mutex_unlock(&damon_contig_lock);
+			pfn += 1UL << order;
+		} else {
+			pfn += pageblock_nr_pages;
+		}
+		cond_resched();
+	}
+	return freed;
+}
+
+/**
  * damos_contig_valid_order() - Check a DAMOS_ALLOC/FREE granularity.
  * @order:	The order of the chunks.
  *
@@ -439,6 +490,7 @@ static void damon_contig_forget(unsigned long pfn, unsigned int order,
 	if (WARN_ON_ONCE(!dropped))
 		return;
 	damon_contig_record_del(&damon_contig_owned, pfn, order);
+	atomic_long_sub(1L << order, &damon_contig_nr_owned);
 	atomic_long_add(PAGE_SIZE << order,
 			&damon_contig_stats[DAMON_CONTIG_RELEASED]);
 }
@@ -480,9 +532,7 @@ static struct notifier_block damon_contig_memory_nb = {
 static ssize_t owned_bytes_show(struct kobject *kobj,
 		struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%lu\n",
-			damon_contig_record_bytes(&damon_contig_owned, 0,
-				ULONG_MAX));
+	return sysfs_emit(buf, "%lu\n", damon_contig_total_owned_bytes());
 }
 
 static struct kobj_attribute damon_contig_owned_bytes_attr =

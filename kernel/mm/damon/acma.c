@@ -1,0 +1,1028 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DAMON-based Access/Contiguity-aware Memory Auto-scaling (ACMA)
+ *
+ * Scales the memory the system uses down and up by itself, between a
+ * minimum and a maximum the administrator sets, keeping the memory pressure
+ * (the "some" memory PSI) under a target.  Three DAMOS schemes on the
+ * physical address space do the work, each tuned by the pressure:
+ *
+ *  - "reclaim" pages cold memory out everywhere, making free room;
+ *  - "scale-down" takes 2 MiB chunks (DAMOS_ALLOC) of the highest memory
+ *    block it may give up, coldest first;
+ *  - "scale-up" gives chunks back (DAMOS_FREE) in the lowest memory block
+ *    that has some taken, harder the higher the pressure.
+ *
+ * A memory block whose chunks are all taken is offlined and removed, which
+ * frees its struct pages too, and the platform (for example DRAM power
+ * management firmware) is told that the range is gone.  Scaling up first
+ * asks the platform to make the range usable, then adds and onlines it.
+ *
+ * Only movable memory blocks present when ACMA is enabled are scaled.
+ */
+
+#define pr_fmt(fmt) "damon-acma: " fmt
+
+#include <linux/damon.h>
+#include <linux/memory.h>
+#include <linux/memory_hotplug.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mmzone.h>
+#include <linux/psi.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include <linux/damon_acma.h>
+#include "modules-common.h"
+
+#ifdef MODULE_PARAM_PREFIX
+#undef MODULE_PARAM_PREFIX
+#endif
+#define MODULE_PARAM_PREFIX "damon_acma."
+
+/*
+ * Enable or disable DAMON_ACMA.
+ *
+ * Setting it ``Y`` checks the parameters below and starts scaling; invalid
+ * parameters make the write fail with -EINVAL.  Setting it ``N`` stops
+ * scaling and gives every taken chunk and every removed memory block back.
+ * ``N`` by default.
+ */
+static bool enabled __read_mostly;
+
+/*
+ * Make DAMON_ACMA apply the parameters again, except ``enabled``.
+ *
+ * Parameters written while DAMON_ACMA runs take effect only when ``Y`` is
+ * written here.  Invalid parameters make the write fail with -EINVAL and
+ * the running configuration is kept.  Reads back ``N`` once applied.
+ */
+static bool commit_inputs __read_mostly;
+
+/*
+ * Minimum memory of the system, in bytes (K, M and G suffixes accepted).
+ *
+ * DAMON_ACMA never scales the memory Linux has below this.  Raising it
+ * above the current size makes DAMON_ACMA scale up at once.  0 by default:
+ * everything movable may be given up.
+ */
+static unsigned long min_mem __read_mostly;
+
+/*
+ * Maximum memory of the system, in bytes (K, M and G suffixes accepted).
+ *
+ * DAMON_ACMA never scales the memory Linux has above this.  Lowering it
+ * below the current size makes DAMON_ACMA scale down at the full speed its
+ * time quota allows until it is met.  0, the default, means all the memory
+ * the machine has.
+ */
+static unsigned long max_mem __read_mostly;
+
+/*
+ * Acceptable memory pressure: ``some`` memory PSI stall in microseconds per
+ * quota reset interval (``quota_reset_interval_ms``).
+ *
+ * The three schemes tune their aggressiveness to keep the pressure at this
+ * level: reclaim and scale-down work harder below it, scale-up above it.
+ * 1000 us per 1 s (0.1%) by default; must be above 0 and below the whole
+ * reset interval.
+ */
+static unsigned long mem_pressure_us __read_mostly = 1000;
+
+/*
+ * Order of the chunks DAMON_ACMA takes and gives back.
+ *
+ * 9 (2 MiB with 4 KiB pages) by default; at least the pageblock order, at
+ * most a memory block.
+ */
+static unsigned int scale_order __read_mostly = DAMOS_ALLOC_ORDER_DEFAULT;
+
+/*
+ * Minimum age of memory that reclaim pages out, in microseconds.
+ *
+ * 5 seconds by default.
+ */
+static unsigned long reclaim_min_age_us __read_mostly = 5000000;
+
+static struct damos_quota damon_acma_quota = {
+	/* Use up to 100 ms per 1 s for each scheme, by default */
+	.ms = 100,
+	.sz = 0,
+	.reset_interval = 1000,
+	/* Within the quota, colder regions first. */
+	.weight_sz = 0,
+	.weight_nr_accesses = 1,
+	.weight_age = 1,
+};
+DEFINE_DAMON_MODULES_DAMOS_TIME_QUOTA(damon_acma_quota);
+
+static struct damon_attrs damon_acma_mon_attrs = {
+	.sample_interval = 5000,	/* 5 ms */
+	.aggr_interval = 100000,	/* 100 ms */
+	.ops_update_interval = 0,
+	.min_nr_regions = 10,
+	.max_nr_regions = 1000,
+};
+DEFINE_DAMON_MODULES_MON_ATTRS_PARAMS(damon_acma_mon_attrs);
+
+/* Read-only statistics of the three schemes. */
+static struct damos_stat damon_acma_reclaim_stat;
+DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_reclaim_stat,
+		reclaim_tried_regions, reclaimed_regions, reclaim_quota_exceeds);
+
+static struct damos_stat damon_acma_scale_down_stat;
+DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_scale_down_stat,
+		scale_down_tried_regions, scaled_down_regions,
+		scale_down_quota_exceeds);
+
+static struct damos_stat damon_acma_scale_up_stat;
+DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_scale_up_stat,
+		scale_up_tried_regions, scaled_up_regions,
+		scale_up_quota_exceeds);
+
+enum damon_acma_scheme_idx {
+	DAMON_ACMA_RECLAIM,
+	DAMON_ACMA_SCALE_DOWN,
+	DAMON_ACMA_SCALE_UP,
+	NR_DAMON_ACMA_SCHEMES,
+};
+
+/**
+ * enum damon_acma_block_state - What DAMON_ACMA did with a memory block.
+ * @DAMON_ACMA_BLOCK_ONLINE:	In the system; chunks of it may be taken.
+ * @DAMON_ACMA_BLOCK_REMOVING:	Fully taken, being offlined and removed.
+ * @DAMON_ACMA_BLOCK_REMOVED:	Removed; the platform was told it is gone.
+ * @DAMON_ACMA_BLOCK_ADDING:	Being made usable, added and onlined.
+ */
+enum damon_acma_block_state {
+	DAMON_ACMA_BLOCK_ONLINE,
+	DAMON_ACMA_BLOCK_REMOVING,
+	DAMON_ACMA_BLOCK_REMOVED,
+	DAMON_ACMA_BLOCK_ADDING,
+};
+
+/**
+ * struct damon_acma_cfg - The configuration DAMON_ACMA runs with.
+ * @min_mem:		Applied ``min_mem``.
+ * @max_mem:		Applied ``max_mem`` (never 0).
+ * @mem_pressure_us:	Applied ``mem_pressure_us``.
+ * @scale_order:	Applied ``scale_order``.
+ */
+struct damon_acma_cfg {
+	unsigned long min_mem;
+	unsigned long max_mem;
+	unsigned long mem_pressure_us;
+	unsigned int scale_order;
+};
+
+/**
+ * struct damon_acma - The state of DAMON_ACMA.
+ * @ctx:		The DAMON context.
+ * @cfg:		The configuration in force.
+ * @blocks:		State of each scalable memory block, lowest first.
+ * @block_start:	Physical address of each scalable memory block.
+ * @nr_blocks:		Number of scalable memory blocks.
+ * @block_size:		Memory block size in bytes.
+ * @fixed_bytes:	Online memory that is not scalable.
+ * @online_blocks:	Scalable blocks that are in the system.
+ * @down:		Index of the scale-down window block, or -1.
+ * @up:			Index of the scale-up window block, or -1.
+ * @psi_last:		``some`` memory PSI total at the last check, in us.
+ * @psi_at:		When @psi_last was read.
+ * @pressure_us:	Pressure of the last quota interval, in us.
+ * @stashed_goals:	Quota goals of the scale-down and scale-up schemes,
+ *			taken off while their scheme runs at full speed.
+ * @resize_work:	Removes and adds blocks outside of kdamond.
+ * @lock:		Protects @blocks, @online_blocks and the windows.
+ */
+struct damon_acma {
+	struct damon_ctx *ctx;
+	struct damon_acma_cfg cfg;
+	enum damon_acma_block_state *blocks;
+	phys_addr_t *block_start;
+	int nr_blocks;
+	unsigned long block_size;
+	unsigned long fixed_bytes;
+	int online_blocks;
+	int down;
+	int up;
+	u64 psi_last;
+	unsigned long psi_at;
+	unsigned long pressure_us;
+	struct list_head stashed_goals[NR_DAMON_ACMA_SCHEMES];
+	struct work_struct resize_work;
+	struct mutex lock;
+};
+
+static struct damon_acma acma = {
+	.lock = __MUTEX_INITIALIZER(acma.lock),
+	.down = -1,
+	.up = -1,
+};
+
+/* The platform layer, told when ranges go and asked before they come back. */
+static const struct damon_acma_platform_ops *damon_acma_platform;
+static DEFINE_MUTEX(damon_acma_platform_lock);
+
+/**
+ * damon_acma_register_platform() - Register the platform's range hooks.
+ * @ops:	The hooks; NULL unregisters.
+ *
+ * Context: process context.
+ * Return: 0 on success, -EBUSY if another platform is registered.
+ */
+int damon_acma_register_platform(const struct damon_acma_platform_ops *ops)
+{
+	int err = 0;
+
+	mutex_lock(&damon_acma_platform_lock);
+	if (ops && damon_acma_platform)
+		err = -EBUSY;
+	else
+		damon_acma_platform = ops;
+	mutex_unlock(&damon_acma_platform_lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(damon_acma_register_platform);
+
+static int damon_acma_platform_range_wanted(phys_addr_t start,
+		unsigned long size)
+{
+	int err = 0;
+
+	mutex_lock(&damon_acma_platform_lock);
+	if (damon_acma_platform && damon_acma_platform->range_wanted)
+		err = damon_acma_platform->range_wanted(start, size);
+	mutex_unlock(&damon_acma_platform_lock);
+	return err;
+}
+
+static void damon_acma_platform_range_gone(phys_addr_t start,
+		unsigned long size)
+{
+	mutex_lock(&damon_acma_platform_lock);
+	if (damon_acma_platform && damon_acma_platform->range_gone)
+		damon_acma_platform->range_gone(start, size);
+	mutex_unlock(&damon_acma_platform_lock);
+}
+
+/* The memory Linux has: online blocks minus what DAMON owns. */
+static unsigned long damon_acma_mem_bytes(void)
+{
+	unsigned long online = acma.fixed_bytes +
+		(unsigned long)READ_ONCE(acma.online_blocks) * acma.block_size;
+
+	return online - damon_contig_total_owned_bytes();
+}
+
+static unsigned long damon_acma_machine_bytes(void)
+{
+	return acma.fixed_bytes + (unsigned long)acma.nr_blocks *
+		acma.block_size;
+}
+
+/* DAMOS owner callbacks: the min/max guarantees, one chunk at a time. */
+
+static int damon_acma_take_chunk(struct damos *s, unsigned long pfn,
+		unsigned int order)
+{
+	/* the chunk is already counted as owned */
+	return damon_acma_mem_bytes() < acma.cfg.min_mem ? -EPERM : 0;
+}
+
+static int damon_acma_give_chunk(struct damos *s, unsigned long pfn,
+		unsigned int order)
+{
+	unsigned long chunk = PAGE_SIZE << order;
+
+	if (damon_acma_mem_bytes() + chunk > acma.cfg.max_mem)
+		return -EPERM;
+	return 0;
+}
+
+static struct damos_contig_owner damon_acma_owner = {
+	.alloc = damon_acma_take_chunk,
+	.free = damon_acma_give_chunk,
+};
+
+/* Memory blocks */
+
+struct damon_acma_scan {
+	unsigned long fixed;
+	int nr;
+	int max;
+	phys_addr_t *starts;
+};
+
+static int damon_acma_scan_block(struct memory_block *mem, void *arg)
+{
+	struct damon_acma_scan *scan = arg;
+	unsigned long pfn = section_nr_to_pfn(mem->start_section_nr);
+	struct page *page = pfn_to_online_page(pfn);
+
+	if (!page)
+		return 0;
+	if (zone_idx(page_zone(page)) != ZONE_MOVABLE) {
+		scan->fixed += memory_block_size_bytes();
+		return 0;
+	}
+	if (scan->starts && scan->nr < scan->max)
+		scan->starts[scan->nr] = PFN_PHYS(pfn);
+	scan->nr++;
+	return 0;
+}
+
+/* Find the scalable blocks: the movable ones online now. */
+static int damon_acma_scan_blocks(void)
+{
+	struct damon_acma_scan scan = {};
+	phys_addr_t end = PFN_PHYS(max_pfn) + memory_block_size_bytes();
+	int i;
+
+	walk_memory_blocks(0, end, &scan, damon_acma_scan_block);
+	kfree(acma.blocks);
+	kfree(acma.block_start);
+	acma.blocks = kcalloc(scan.nr, sizeof(*acma.blocks), GFP_KERNEL);
+	acma.block_start = kcalloc(scan.nr, sizeof(*acma.block_start),
+			GFP_KERNEL);
+	if (!acma.blocks || !acma.block_start)
+		return -ENOMEM;
+	scan.max = scan.nr;
+	scan.nr = 0;
+	scan.fixed = 0;
+	scan.starts = acma.block_start;
+	walk_memory_blocks(0, end, &scan, damon_acma_scan_block);
+	acma.nr_blocks = min(scan.nr, scan.max);
+	acma.fixed_bytes = scan.fixed;
+	acma.block_size = memory_block_size_bytes();
+	acma.online_blocks = acma.nr_blocks;
+	for (i = 0; i < acma.nr_blocks; i++)
+		acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
+	return 0;
+}
+
+static unsigned long damon_acma_block_owned(int i)
+{
+	return damon_contig_owned_bytes(acma.block_start[i],
+			acma.block_start[i] + acma.block_size);
+}
+
+/*
+ * The windows: scale-down works on the highest block in the system that is
+ * not fully taken, scale-up on the lowest block that is partly taken or
+ * removed.  Needs acma.lock.
+ */
+static void damon_acma_update_windows(void)
+{
+	int i;
+
+	acma.down = -1;
+	for (i = acma.nr_blocks - 1; i >= 0; i--) {
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
+				damon_acma_block_owned(i) < acma.block_size) {
+			acma.down = i;
+			break;
+		}
+	}
+	acma.up = -1;
+	for (i = 0; i < acma.nr_blocks; i++) {
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED ||
+				(acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
+				 damon_acma_block_owned(i))) {
+			acma.up = i;
+			break;
+		}
+	}
+}
+
+static int damon_acma_remove_block(int i)
+{
+	phys_addr_t start = acma.block_start[i];
+	int err;
+
+	err = offline_and_remove_memory(start, acma.block_size);
+	if (err) {
+		pr_debug("removing %pa failed: %d\n", &start, err);
+		return err;
+	}
+	damon_acma_platform_range_gone(start, acma.block_size);
+	return 0;
+}
+
+static int damon_acma_add_block(int i)
+{
+	phys_addr_t start = acma.block_start[i];
+	int nid = memory_add_physaddr_to_nid(start);
+	int err;
+
+	err = damon_acma_platform_range_wanted(start, acma.block_size);
+	if (err) {
+		pr_warn_ratelimited("platform refused %pa: %d\n", &start, err);
+		return err;
+	}
+	err = add_memory_driver_managed(nid, start, acma.block_size,
+			"System RAM (acma)", MHP_NONE);
+	if (err) {
+		pr_warn_ratelimited("adding %pa failed: %d\n", &start, err);
+		damon_acma_platform_range_gone(start, acma.block_size);
+	}
+	return err;
+}
+
+/* Remove the blocks that are fully taken, add the ones wanted back. */
+static void damon_acma_resize_fn(struct work_struct *work)
+{
+	int i, err;
+
+	mutex_lock(&acma.lock);
+	for (i = 0; i < acma.nr_blocks; i++) {
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVING) {
+			mutex_unlock(&acma.lock);
+			err = damon_acma_remove_block(i);
+			mutex_lock(&acma.lock);
+			if (err) {
+				acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
+				WRITE_ONCE(acma.online_blocks,
+						acma.online_blocks + 1);
+				continue;
+			}
+			acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
+		} else if (acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING) {
+			mutex_unlock(&acma.lock);
+			err = damon_acma_add_block(i);
+			mutex_lock(&acma.lock);
+			if (err) {
+				acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
+				continue;
+			}
+			acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
+			WRITE_ONCE(acma.online_blocks, acma.online_blocks + 1);
+		}
+	}
+	damon_acma_update_windows();
+	mutex_unlock(&acma.lock);
+}
+
+/* Pressure */
+
+static u64 damon_acma_psi_total_us(void)
+{
+#ifdef CONFIG_PSI
+	if (static_branch_likely(&psi_disabled))
+		return 0;
+	return div_u64(psi_system.total[PSI_AVGS][PSI_MEM * 2], NSEC_PER_USEC);
+#else
+	return 0;
+#endif
+}
+
+/* Update the pressure of the last quota reset interval. */
+static void damon_acma_update_pressure(void)
+{
+	unsigned long interval = msecs_to_jiffies(damon_acma_quota.reset_interval);
+	u64 now = damon_acma_psi_total_us();
+
+	if (!acma.psi_at) {
+		acma.psi_at = jiffies;
+		acma.psi_last = now;
+		return;
+	}
+	if (time_before(jiffies, acma.psi_at + interval))
+		return;
+	acma.pressure_us = now - acma.psi_last;
+	acma.psi_last = now;
+	acma.psi_at = jiffies;
+}
+
+/* Schemes */
+
+static struct damos *damon_acma_new_scheme(enum damos_action action,
+		unsigned int min_age)
+{
+	struct damos_access_pattern pattern = {
+		.min_sz_region = PAGE_SIZE,
+		.max_sz_region = ULONG_MAX,
+		.min_nr_accesses = 0,
+		.max_nr_accesses = action == DAMOS_PAGEOUT ? 0 : UINT_MAX,
+		.min_age_region = min_age,
+		.max_age_region = UINT_MAX,
+	};
+	struct damos_watermarks wmarks = { .metric = DAMOS_WMARK_NONE };
+
+	return damon_new_scheme(&pattern, action, 0, &damon_acma_quota,
+			&wmarks, NUMA_NO_NODE);
+}
+
+static int damon_acma_add_window(struct damos *s)
+{
+	struct damos_filter *filter;
+
+	/* regions outside of the window are filtered out */
+	filter = damos_new_filter(DAMOS_FILTER_TYPE_ADDR, false);
+	if (!filter)
+		return -ENOMEM;
+	/* empty until the first window is known */
+	filter->addr_range = (struct damon_addr_range){ .start = 0, .end = 0 };
+	damos_add_filter(s, filter);
+	return 0;
+}
+
+static struct damos_filter *damon_acma_window(struct damos *s)
+{
+	struct damos_filter *f;
+
+	damos_for_each_filter(f, s)
+		if (f->type == DAMOS_FILTER_TYPE_ADDR)
+			return f;
+	return NULL;
+}
+
+static int damon_acma_add_schemes(struct damon_ctx *ctx,
+		const struct damon_acma_cfg *cfg)
+{
+	unsigned int min_age = reclaim_min_age_us /
+		damon_acma_mon_attrs.aggr_interval;
+	struct damos *s[NR_DAMON_ACMA_SCHEMES];
+	struct damos_quota_goal *goal;
+	int i;
+
+	s[DAMON_ACMA_RECLAIM] = damon_acma_new_scheme(DAMOS_PAGEOUT, min_age);
+	s[DAMON_ACMA_SCALE_DOWN] = damon_acma_new_scheme(DAMOS_ALLOC, 0);
+	s[DAMON_ACMA_SCALE_UP] = damon_acma_new_scheme(DAMOS_FREE, 0);
+	for (i = 0; i < NR_DAMON_ACMA_SCHEMES; i++) {
+		if (!s[i])
+			goto fail;
+		damon_add_scheme(ctx, s[i]);
+	}
+	for (i = DAMON_ACMA_SCALE_DOWN; i <= DAMON_ACMA_SCALE_UP; i++) {
+		s[i]->alloc_order = cfg->scale_order;
+		s[i]->owner = &damon_acma_owner;
+		if (damon_acma_add_window(s[i]))
+			return -ENOMEM;
+	}
+	/* reclaim and scale-down work harder while the pressure is low */
+	for (i = DAMON_ACMA_RECLAIM; i <= DAMON_ACMA_SCALE_DOWN; i++) {
+		goal = damos_new_quota_goal(DAMOS_QUOTA_SOME_MEM_PSI_US,
+				cfg->mem_pressure_us);
+		if (!goal)
+			return -ENOMEM;
+		damos_add_quota_goal(&s[i]->quota, goal);
+	}
+	/*
+	 * scale-up works harder while the pressure is high: its goal is the
+	 * headroom, fed by damon_acma_feed_scale_up() each interval.
+	 */
+	goal = damos_new_quota_goal(DAMOS_QUOTA_USER_INPUT, 10000);
+	if (!goal)
+		return -ENOMEM;
+	goal->current_value = 10000;
+	damos_add_quota_goal(&s[DAMON_ACMA_SCALE_UP]->quota, goal);
+	return 0;
+fail:
+	while (i--)
+		damon_destroy_scheme(s[i]);
+	return -ENOMEM;
+}
+
+static struct damos *damon_acma_nth_scheme(struct damon_ctx *c, int n)
+{
+	struct damos *s;
+	int i = 0;
+
+	damon_for_each_scheme(s, c)
+		if (i++ == n)
+			return s;
+	return NULL;
+}
+
+/*
+ * Headroom feedback for scale-up: above 10000 (the goal) when the pressure
+ * is under the target, so the quota shrinks; below it when the pressure is
+ * over the target, so the quota grows.
+ */
+static void damon_acma_feed_scale_up(struct damos *s)
+{
+	struct damos_quota *quota = &s->quota;
+	struct damos_quota_goal *goal;
+	unsigned long pressure = max(acma.pressure_us, 1UL);
+
+	damos_for_each_quota_goal(goal, quota)
+		goal->current_value = min(10000UL * acma.cfg.mem_pressure_us /
+				pressure, 1000000UL);
+}
+
+static void damon_acma_set_window(struct damos *s, int block)
+{
+	struct damos_filter *f = damon_acma_window(s);
+
+	if (!f)
+		return;
+	if (block < 0) {
+		f->addr_range.start = 0;
+		f->addr_range.end = 0;
+		return;
+	}
+	f->addr_range.start = acma.block_start[block];
+	f->addr_range.end = acma.block_start[block] + acma.block_size;
+}
+
+/*
+ * Where memory is outside of [min_mem, max_mem], the scheme that brings it
+ * back works at the full speed of its time quota: its pressure goal is taken
+ * off (kept aside) until memory is back in range.  Runs in kdamond, or with
+ * kdamond stopped.
+ */
+static void damon_acma_set_urgent(struct damos *s, int idx, bool urgent)
+{
+	struct list_head *stash = &acma.stashed_goals[idx];
+
+	if (!s)
+		return;
+	if (urgent && !list_empty(&s->quota.goals))
+		list_splice_init(&s->quota.goals, stash);
+	else if (!urgent && !list_empty(stash))
+		list_splice_init(stash, &s->quota.goals);
+}
+
+/* Put the stashed goals back, before the schemes are committed anew. */
+static void damon_acma_unstash_goals(struct damon_ctx *c)
+{
+	damon_acma_set_urgent(damon_acma_nth_scheme(c, DAMON_ACMA_SCALE_DOWN),
+			DAMON_ACMA_SCALE_DOWN, false);
+	damon_acma_set_urgent(damon_acma_nth_scheme(c, DAMON_ACMA_SCALE_UP),
+			DAMON_ACMA_SCALE_UP, false);
+}
+
+/* Called after each aggregation, in kdamond: move windows, queue resizes. */
+static void damon_acma_step(struct damon_ctx *c)
+{
+	struct damos *down = damon_acma_nth_scheme(c, DAMON_ACMA_SCALE_DOWN);
+	struct damos *up = damon_acma_nth_scheme(c, DAMON_ACMA_SCALE_UP);
+	unsigned long mem = damon_acma_mem_bytes();
+	bool over = mem > acma.cfg.max_mem;
+	bool under = mem < acma.cfg.min_mem;
+	bool resize = false;
+	int i;
+
+	damon_acma_update_pressure();
+
+	mutex_lock(&acma.lock);
+	/* fully taken blocks leave the system */
+	for (i = 0; i < acma.nr_blocks; i++) {
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
+				damon_acma_block_owned(i) == acma.block_size) {
+			/*
+			 * Count the block out now: until its chunks leave
+			 * the record with it, the memory Linux has is
+			 * under-counted, never over-counted.
+			 */
+			acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVING;
+			WRITE_ONCE(acma.online_blocks, acma.online_blocks - 1);
+			resize = true;
+		}
+	}
+	damon_acma_update_windows();
+	/* a removed block comes back when memory is wanted and allowed */
+	if (acma.up >= 0 && acma.blocks[acma.up] == DAMON_ACMA_BLOCK_REMOVED &&
+			(under || acma.pressure_us > acma.cfg.mem_pressure_us) &&
+			mem + acma.block_size <= acma.cfg.max_mem) {
+		acma.blocks[acma.up] = DAMON_ACMA_BLOCK_ADDING;
+		resize = true;
+	}
+	/* the scale-down window stops at min_mem */
+	damon_acma_set_window(down, mem > acma.cfg.min_mem ? acma.down : -1);
+	/* a removed window has nothing to free until it is added */
+	damon_acma_set_window(up, acma.up >= 0 &&
+			acma.blocks[acma.up] == DAMON_ACMA_BLOCK_ONLINE ?
+			acma.up : -1);
+	mutex_unlock(&acma.lock);
+
+	damon_acma_set_urgent(down, DAMON_ACMA_SCALE_DOWN, over);
+	damon_acma_set_urgent(up, DAMON_ACMA_SCALE_UP, under);
+	damon_acma_feed_scale_up(up);
+	if (resize)
+		queue_work(system_long_wq, &acma.resize_work);
+}
+
+/* Parameters */
+
+static int damon_acma_check(struct damon_acma_cfg *cfg)
+{
+	unsigned long machine = damon_acma_machine_bytes();
+
+	cfg->min_mem = min_mem;
+	cfg->max_mem = max_mem ? max_mem : machine;
+	cfg->mem_pressure_us = mem_pressure_us;
+	cfg->scale_order = scale_order;
+
+	if (cfg->min_mem > cfg->max_mem || cfg->max_mem > machine)
+		return -EINVAL;
+	if (!cfg->mem_pressure_us || cfg->mem_pressure_us >=
+			damon_acma_quota.reset_interval * USEC_PER_MSEC)
+		return -EINVAL;
+	if (!damos_contig_valid_order(cfg->scale_order))
+		return -EINVAL;
+	if (!damon_acma_mon_attrs.aggr_interval ||
+			!damon_acma_quota.reset_interval)
+		return -EINVAL;
+	return 0;
+}
+
+/* Build a context from the parameters and commit it to the running one. */
+static int damon_acma_apply_parameters(const struct damon_acma_cfg *cfg)
+{
+	struct damon_ctx *param_ctx;
+	struct damon_target *param_target;
+	struct damon_addr_range range;
+	int err;
+
+	err = damon_modules_new_paddr_ctx_target(&param_ctx, &param_target);
+	if (err)
+		return err;
+	err = damon_set_attrs(param_ctx, &damon_acma_mon_attrs);
+	if (err)
+		goto out;
+	err = damon_acma_add_schemes(param_ctx, cfg);
+	if (err)
+		goto out;
+	/* all memory, up to the end of the highest scalable block */
+	range.start = 0;
+	range.end = acma.nr_blocks ? acma.block_start[acma.nr_blocks - 1] +
+		acma.block_size : PFN_PHYS(max_pfn);
+	err = damon_set_regions(param_target, &range, 1);
+	if (err)
+		goto out;
+	err = damon_commit_ctx(acma.ctx, param_ctx);
+	if (!err)
+		acma.cfg = *cfg;
+out:
+	damon_destroy_ctx(param_ctx);
+	return err;
+}
+
+static int damon_acma_after_aggregation(struct damon_ctx *c)
+{
+	struct damos *s;
+	int i = 0, err = 0;
+
+	damon_for_each_scheme(s, c) {
+		if (i == DAMON_ACMA_RECLAIM)
+			damon_acma_reclaim_stat = s->stat;
+		else if (i == DAMON_ACMA_SCALE_DOWN)
+			damon_acma_scale_down_stat = s->stat;
+		else
+			damon_acma_scale_up_stat = s->stat;
+		i++;
+	}
+	if (commit_inputs) {
+		struct damon_acma_cfg cfg;
+
+		/* checked when written; the machine may have changed since */
+		damon_acma_unstash_goals(c);
+		err = damon_acma_check(&cfg);
+		if (!err)
+			err = damon_acma_apply_parameters(&cfg);
+		if (err)
+			pr_warn("commit failed (%d); running as before\n", err);
+		commit_inputs = false;
+	}
+	damon_acma_step(c);
+	return 0;
+}
+
+/* Give everything back: removed blocks first (they come back empty). */
+static void damon_acma_give_all_back(void)
+{
+	int i;
+
+	flush_work(&acma.resize_work);
+	mutex_lock(&acma.lock);
+	for (i = 0; i < acma.nr_blocks; i++)
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED)
+			acma.blocks[i] = DAMON_ACMA_BLOCK_ADDING;
+	mutex_unlock(&acma.lock);
+	damon_acma_resize_fn(&acma.resize_work);
+	for (i = 0; i < acma.nr_blocks; i++)
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE)
+			damon_contig_free_range(acma.block_start[i],
+					acma.block_start[i] + acma.block_size);
+	mutex_lock(&acma.lock);
+	damon_acma_update_windows();
+	mutex_unlock(&acma.lock);
+}
+
+static int damon_acma_turn(bool on)
+{
+	struct damon_acma_cfg cfg;
+	int err;
+
+	if (!on) {
+		err = damon_stop(&acma.ctx, 1);
+		damon_acma_unstash_goals(acma.ctx);
+		damon_acma_give_all_back();
+		return err;
+	}
+	err = damon_acma_scan_blocks();
+	if (err)
+		return err;
+	err = damon_acma_check(&cfg);
+	if (err)
+		return err;
+	err = damon_acma_apply_parameters(&cfg);
+	if (err)
+		return err;
+	acma.psi_at = 0;
+	acma.pressure_us = 0;
+	return damon_start(&acma.ctx, 1, true);
+}
+
+static int damon_acma_enabled_store(const char *val,
+		const struct kernel_param *kp)
+{
+	bool on;
+	int err;
+
+	err = kstrtobool(val, &on);
+	if (err)
+		return err;
+	if (!acma.ctx) {
+		/* before init, from the command line: init turns it on */
+		enabled = on;
+		return 0;
+	}
+	if (damon_is_running(acma.ctx) == on)
+		return 0;
+	err = damon_acma_turn(on);
+	if (!err)
+		enabled = on;
+	return err;
+}
+
+static int damon_acma_enabled_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	bool on = acma.ctx && damon_is_running(acma.ctx);
+
+	return sprintf(buffer, "%c\n", on ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops enabled_param_ops = {
+	.set = damon_acma_enabled_store,
+	.get = damon_acma_enabled_load,
+};
+module_param_cb(enabled, &enabled_param_ops, &enabled, 0600);
+MODULE_PARM_DESC(enabled, "Enable or disable DAMON_ACMA (default: disabled)");
+
+static int damon_acma_commit_inputs_store(const char *val,
+		const struct kernel_param *kp)
+{
+	struct damon_acma_cfg cfg;
+	bool commit;
+	int err;
+
+	err = kstrtobool(val, &commit);
+	if (err)
+		return err;
+	if (!commit)
+		return 0;
+	if (!acma.ctx || !damon_is_running(acma.ctx))
+		return -EINVAL;
+	/* refuse bad input here, where the writer sees it */
+	err = damon_acma_check(&cfg);
+	if (err)
+		return err;
+	commit_inputs = true;
+	return 0;
+}
+
+static const struct kernel_param_ops commit_inputs_param_ops = {
+	.set = damon_acma_commit_inputs_store,
+	.get = param_get_bool,
+};
+module_param_cb(commit_inputs, &commit_inputs_param_ops, &commit_inputs,
+		0600);
+
+static int damon_acma_bytes_store(const char *val,
+		const struct kernel_param *kp)
+{
+	char *end;
+	unsigned long long bytes = memparse(val, &end);
+
+	if (end == val || (*end && *end != '\n'))
+		return -EINVAL;
+	*(unsigned long *)kp->arg = bytes;
+	return 0;
+}
+
+static const struct kernel_param_ops bytes_param_ops = {
+	.set = damon_acma_bytes_store,
+	.get = param_get_ulong,
+};
+module_param_cb(min_mem, &bytes_param_ops, &min_mem, 0600);
+module_param_cb(max_mem, &bytes_param_ops, &max_mem, 0600);
+module_param(mem_pressure_us, ulong, 0600);
+module_param(scale_order, uint, 0600);
+module_param(reclaim_min_age_us, ulong, 0600);
+
+static int damon_acma_kdamond_pid_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	int pid = acma.ctx ? damon_kdamond_pid(acma.ctx) : -1;
+
+	return sprintf(buffer, "%d\n", pid < 0 ? -1 : pid);
+}
+
+static int damon_acma_ro_store(const char *val, const struct kernel_param *kp)
+{
+	/* read-only, but the kernel command line may name it */
+	return 0;
+}
+
+static const struct kernel_param_ops kdamond_pid_param_ops = {
+	.set = damon_acma_ro_store,
+	.get = damon_acma_kdamond_pid_load,
+};
+/* PID of the DAMON thread while enabled, else -1. */
+module_param_cb(kdamond_pid, &kdamond_pid_param_ops, NULL, 0400);
+
+static int damon_acma_mem_bytes_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	return sprintf(buffer, "%lu\n", damon_acma_mem_bytes());
+}
+
+static const struct kernel_param_ops mem_bytes_param_ops = {
+	.set = damon_acma_ro_store,
+	.get = damon_acma_mem_bytes_load,
+};
+/* The memory Linux has now, in bytes: online memory minus taken chunks. */
+module_param_cb(mem_bytes, &mem_bytes_param_ops, NULL, 0400);
+
+static int damon_acma_owned_bytes_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	return sprintf(buffer, "%lu\n", damon_contig_total_owned_bytes());
+}
+
+static const struct kernel_param_ops owned_bytes_param_ops = {
+	.set = damon_acma_ro_store,
+	.get = damon_acma_owned_bytes_load,
+};
+/* Bytes of the chunks taken and not given back, in blocks still present. */
+module_param_cb(owned_bytes, &owned_bytes_param_ops, NULL, 0400);
+
+static int damon_acma_removed_blocks_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	int i, n = 0;
+
+	mutex_lock(&acma.lock);
+	for (i = 0; i < acma.nr_blocks; i++)
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED)
+			n++;
+	mutex_unlock(&acma.lock);
+	return sprintf(buffer, "%d\n", n);
+}
+
+static const struct kernel_param_ops removed_blocks_param_ops = {
+	.set = damon_acma_ro_store,
+	.get = damon_acma_removed_blocks_load,
+};
+/* Memory blocks DAMON_ACMA removed. */
+module_param_cb(removed_blocks, &removed_blocks_param_ops, NULL, 0400);
+
+static int damon_acma_pressure_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	return sprintf(buffer, "%lu\n", acma.pressure_us);
+}
+
+static const struct kernel_param_ops pressure_param_ops = {
+	.set = damon_acma_ro_store,
+	.get = damon_acma_pressure_load,
+};
+/* ``some`` memory PSI stall of the last quota interval, in microseconds. */
+module_param_cb(measured_pressure_us, &pressure_param_ops, NULL, 0400);
+
+static int __init damon_acma_init(void)
+{
+	struct damon_target *target;
+	int i, err;
+
+	INIT_WORK(&acma.resize_work, damon_acma_resize_fn);
+	for (i = 0; i < NR_DAMON_ACMA_SCHEMES; i++)
+		INIT_LIST_HEAD(&acma.stashed_goals[i]);
+	err = damon_modules_new_paddr_ctx_target(&acma.ctx, &target);
+	if (err)
+		return err;
+	acma.ctx->callback.after_aggregation = damon_acma_after_aggregation;
+
+	/* enabled from the command line */
+	if (enabled)
+		err = damon_acma_turn(true);
+	return err;
+}
+
+module_init(damon_acma_init);
