@@ -67,3 +67,30 @@ wait_owned() {
 	done
 	contig owned_bytes
 }
+
+# DAMON_ACMA's module parameters.
+ACMA=/sys/module/damon_acma/parameters
+acma() { cat $ACMA/$1; }
+
+# acma_wait PARAM OP VALUE SECONDS: wait until "$(acma PARAM)" OP VALUE holds
+# (OP is a test(1) operator such as -le); 1 on timeout. Records the lowest and
+# highest mem_bytes seen meanwhile in ACMA_MEM_LO / ACMA_MEM_HI.
+acma_wait() {
+	i=0
+	while [ $i -lt $(($4 * 5)) ]; do
+		m=$(acma mem_bytes)
+		[ "$m" -lt "${ACMA_MEM_LO:-$m}" ] && ACMA_MEM_LO=$m
+		[ "$m" -gt "${ACMA_MEM_HI:-0}" ] && ACMA_MEM_HI=$m
+		[ "$(acma $1)" "$2" "$3" ] && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# acma_off: disable DAMON_ACMA and check that everything came back.
+acma_off() {
+	echo N > $ACMA/enabled || fail "disabling DAMON_ACMA failed"
+	[ "$(acma removed_blocks)" = 0 ] || fail "$(acma removed_blocks) blocks still removed after disabling"
+	[ "$(acma owned_bytes)" = 0 ] || fail "$(acma owned_bytes) bytes still taken after disabling"
+}

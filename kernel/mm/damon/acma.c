@@ -655,6 +655,12 @@ static void damon_acma_unstash_goals(struct damon_ctx *c)
 			DAMON_ACMA_SCALE_UP, false);
 }
 
+/* Less than a memory block available: the next allocations would stall. */
+static bool damon_acma_short_of_memory(void)
+{
+	return si_mem_available() < (long)(acma.block_size >> PAGE_SHIFT);
+}
+
 /* Called after each aggregation, in kdamond: move windows, queue resizes. */
 static void damon_acma_step(struct damon_ctx *c)
 {
@@ -684,9 +690,14 @@ static void damon_acma_step(struct damon_ctx *c)
 		}
 	}
 	damon_acma_update_windows();
-	/* a removed block comes back when memory is wanted and allowed */
+	/*
+	 * A removed block comes back when memory is wanted and allowed.  The
+	 * pressure of a whole quota interval comes late for a workload that
+	 * grows fast, so running short of available memory counts too.
+	 */
 	if (acma.up >= 0 && acma.blocks[acma.up] == DAMON_ACMA_BLOCK_REMOVED &&
-			(under || acma.pressure_us > acma.cfg.mem_pressure_us) &&
+			(under || damon_acma_short_of_memory() ||
+			 acma.pressure_us > acma.cfg.mem_pressure_us) &&
 			mem + acma.block_size <= acma.cfg.max_mem) {
 		acma.blocks[acma.up] = DAMON_ACMA_BLOCK_ADDING;
 		resize = true;

@@ -2,9 +2,10 @@
 /*
  * memhog - hold checksummed data in memory and report where it lives.
  *
- *   memhog MIB FIFO
+ *   memhog MIB FIFO [MIB_PER_S]
  *
- * Allocates MIB MiB, fills every page with a pattern derived from its index,
+ * Allocates MIB MiB, fills every page with a pattern derived from its index
+ * (at most MIB_PER_S MiB per second when given, as a workload that grows),
  * and prints "ready" followed by where its pages are: "block N PAGES" lines,
  * one per memory block (from /proc/self/pagemap; needs root). It then reads
  * commands from FIFO: "check" verifies every page and prints "check ok" or
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PAGE	4096UL
@@ -30,11 +32,30 @@ static uint64_t pattern(size_t page, size_t word)
 	return x ^ (x >> 31);
 }
 
-static void fill(uint64_t *mem, size_t pages)
+static double now_s(void)
 {
-	for (size_t p = 0; p < pages; p++)
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void fill(uint64_t *mem, size_t pages, double mib_per_s)
+{
+	double start = now_s();
+
+	for (size_t p = 0; p < pages; p++) {
 		for (size_t w = 0; w < PAGE / 8; w++)
 			mem[p * (PAGE / 8) + w] = pattern(p, w);
+		/* pace the growth every MiB */
+		if (mib_per_s > 0 && !((p + 1) % 256)) {
+			double due = start + (p + 1) / 256.0 / mib_per_s;
+			double left = due - now_s();
+
+			if (left > 0)
+				usleep(left * 1e6);
+		}
+	}
 }
 
 static size_t verify(const uint64_t *mem, size_t pages)
@@ -100,8 +121,8 @@ int main(int argc, char **argv)
 	uint64_t *mem;
 	FILE *cmd;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: memhog MIB FIFO\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: memhog MIB FIFO [MIB_PER_S]\n");
 		return 2;
 	}
 	pages = strtoul(argv[1], NULL, 0) * (1UL << 20) / PAGE;
@@ -112,7 +133,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	madvise(mem, pages * PAGE, MADV_NOHUGEPAGE);
-	fill(mem, pages);
+	fill(mem, pages, argc == 4 ? strtod(argv[3], NULL) : 0);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("ready\n");
 	where(mem, pages);

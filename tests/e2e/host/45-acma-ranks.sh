@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# acma-ranks (tools/acma-ranks) with the real ipmitool against a private BMC: every rank
+# on; a rank an administrator powers off shows off, with the time of its SEL record and
+# a lower power, in the table and the JSON; a wrong password exits 4 and an unreachable
+# BMC (a closed port) exits 3 within seconds, each with its one-line message.
+. "$(dirname "$0")/lib/bmc.sh"
+tool=$top/build/host/acma-ranks
+[ -x "$tool" ] || { echo "SKIP: build/host/acma-ranks not built"; exit 4; }
+own_bmc_setup
+own_bmc_start
+
+ranks() { "$tool" -H 127.0.0.1 -p "$lan_port" -U "$CONFIG_BMC_USER" -P "$CONFIG_BMC_USER_PASSWORD" "$@"; }
+# row RANK: that rank's line of the table in $own_dir/table.
+row() { awk -v r="$1" 'NR > 1 && $1 == r' "$own_dir/table"; }
+
+ranks > "$own_dir/table" 2> "$own_dir/err"
+expect "exit, all ranks on" "$?" 0
+cat "$own_dir/table"
+[ -s "$own_dir/err" ] && fail "stderr: $(cat "$own_dir/err")"
+expect "ranks on" "$(grep -c '^ *[0-9].* on  *- *1350 mW$' "$own_dir/table")" 8
+expect "DRAM power, all on" "$(grep '^DRAM power now' "$own_dir/table")" "DRAM power now (DCMI):  11 W"
+expect "saving, all on" "$(grep '^Saving' "$own_dir/table")" "Saving vs all ranks on: 0 mW"
+
+expect "admin sets rank 4 off" "$(oem admin 0x44 4 1)" "04 01 00"
+ranks > "$own_dir/table"
+expect "exit, rank 4 off" "$?" 0
+cat "$own_dir/table"
+set -- $(row 4)
+expect "rank 4 state" "$4" off
+[ "$5" != - ] || fail "rank 4 has no SINCE time"
+since=$(date -u -d "$5" +%s) || fail "SINCE '$5' is not a time"
+[ $(($(date +%s) - since)) -lt 60 ] || fail "SINCE $5 is not the change a moment ago"
+expect "rank 4 power" "$6 $7" "0 mW"
+expect "rank 3 unchanged" "$(row 3 | awk '{ print $4, $5, $6 }')" "on - 1350"
+expect "DRAM power, rank 4 off" "$(grep '^DRAM power now' "$own_dir/table")" "DRAM power now (DCMI):  9 W"
+expect "saving, rank 4 off" "$(grep '^Saving' "$own_dir/table")" "Saving vs all ranks on: 1350 mW"
+if command -v jq > /dev/null; then
+	expect "JSON rank 4" "$(ranks --json | jq -c '.ranks[4] | [.state, .power_mw, (.since != null)]')" \
+		'["off",0,true]'
+fi
+
+out=$("$tool" -H 127.0.0.1 -p "$lan_port" -U "$CONFIG_BMC_ADMIN_USER" -P "not-$CONFIG_BMC_ADMIN_PASSWORD" 2>&1)
+expect "exit, wrong password" "$?" 4
+expect "message, wrong password" "$out" \
+	"acma-ranks: the BMC at 127.0.0.1 port $lan_port refused the login of '$CONFIG_BMC_ADMIN_USER': wrong password"
+
+closed=$(pick_port)
+t0=$(date +%s)
+out=$(ranks -p "$closed" 2>&1)
+expect "exit, closed port" "$?" 3
+expect "message, closed port" "$out" "acma-ranks: cannot reach the BMC at 127.0.0.1 port $closed: no answer over IPMI"
+[ $(($(date +%s) - t0)) -le 10 ] || fail "an unreachable BMC took $(($(date +%s) - t0)) s"
