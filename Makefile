@@ -67,13 +67,23 @@ HOSTCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 BOARDGEN := $(O)/host/boardgen
 BOARDGEN_SRCS := $(wildcard scripts/boardgen/*.c)
 BOARDGEN_HDRS := $(wildcard scripts/boardgen/*.h)
-# Host unit tests: tests/unit/test_<name>.c, linked with the board parser.
+# Host unit tests: tests/unit/test_<name>.c, linked with boardgen's library (all but main).
+BOARDGEN_LIB_SRCS := $(filter-out scripts/boardgen/boardgen.c,$(BOARDGEN_SRCS))
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,$(O)/host/test-%,$(wildcard tests/unit/test_*.c))
+
+# The board's ACPI tables (x86 boards): boardgen prints their iasl source into $(B),
+# iasl compiles it; any iasl error, warning or remark fails the build.
+ACPI_TABLES := $(if $(filter x86_64,$(ARCH)),$(B)/mpst.aml $(B)/ssdt.aml)
+ACPI_ARGS := $(foreach t,$(ACPI_TABLES),--acpitable $(t))
 
 # The BMC's firmware: acma's plugin for OpenIPMI's ipmi_sim (firmware-glue/bmc).
 BMC_PLUGIN := $(O)/host/acma-bmc.so
 BMC_SRCS := $(wildcard firmware-glue/bmc/*.c)
 BMC_HDRS := $(wildcard firmware-glue/bmc/*.h)
+# Operator tools that run on any host reaching the BMC (tools/).
+ACMA_RANKS := $(O)/host/acma-ranks
+ACMA_RANKS_SRCS := $(wildcard tools/acma-ranks/*.c)
+ACMA_RANKS_HDRS := $(wildcard tools/acma-ranks/*.h)
 
 # Programs that run inside the guest: static, for the board's architecture.
 GUEST_CC_x86_64 := gcc
@@ -85,9 +95,9 @@ INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs \
-	board-check run test bench kernel-patches clean distclean
+	board-check acpi run test bench kernel-patches clean distclean
 
-all: kernel initramfs $(if $(BMC_SRCS),$(BMC_PLUGIN))
+all: kernel initramfs $(if $(BMC_SRCS),$(BMC_PLUGIN)) $(ACPI_TABLES)
 
 help:
 	@echo 'acma: DRAM power and memory auto-scaling'
@@ -108,6 +118,7 @@ help:
 	@echo '  kernel               the patched Linux 6.12 kernel (incremental, ccache)'
 	@echo '  initramfs            guest user space: busybox, tests and tools'
 	@echo '  board-check          validate the selected board file'
+	@echo '  acpi                 the board'"'"'s ACPI tables, build/<board>/{mpst,ssdt}.aml (x86)'
 	@echo '  kernel-patches       export the kernel change as a git format-patch series'
 	@echo '  clean / distclean    remove build output (distclean: kernel trees and .config too)'
 	@echo
@@ -144,18 +155,39 @@ $(BOARDGEN): $(BOARDGEN_SRCS) $(BOARDGEN_HDRS)
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $(BOARDGEN_SRCS)
 
-$(O)/host/test-%: tests/unit/test_%.c scripts/boardgen/board.c $(BOARDGEN_HDRS)
+$(O)/host/test-%: tests/unit/test_%.c $(BOARDGEN_LIB_SRCS) $(BOARDGEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
-	@$(HOSTCC) $(HOSTCFLAGS) -Iscripts/boardgen -o $@ $< scripts/boardgen/board.c
+	@$(HOSTCC) $(HOSTCFLAGS) -Iscripts/boardgen -o $@ $< $(BOARDGEN_LIB_SRCS)
 
 $(BMC_PLUGIN): $(BMC_SRCS) $(BMC_HDRS) | deps-ensure
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -shared -fPIC -o $@ $(BMC_SRCS)
 
+$(ACMA_RANKS): $(ACMA_RANKS_SRCS) $(ACMA_RANKS_HDRS)
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCC,$@)
+	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $(ACMA_RANKS_SRCS)
+
+# Built by default beside the BMC plugin, so that make test has it.
+all: $(ACMA_RANKS)
+
 board-check: $(BOARDGEN)
 	@$(BOARDGEN) check $(BOARD_FILE)
+
+$(ACPI_TABLES:.aml=.asl): $(B)/%.asl: $(BOARD_FILE) $(BOARDGEN)
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)
+	@$(BOARDGEN) $* $(BOARD_FILE) > $@.tmp && mv $@.tmp $@
+
+$(ACPI_TABLES): %.aml: %.asl | deps-ensure
+	$(call quiet,IASL,$@)
+	@rm -f $@; if ! iasl -vs -p $* $< > $*.iasl.log 2>&1 || \
+		! grep -q ' 0 Errors, 0 Warnings, 0 Remarks' $*.iasl.log; then \
+		cat $*.iasl.log >&2; rm -f $@; echo "error: iasl: $< must compile cleanly" >&2; exit 1; fi
+
+acpi: board-check $(ACPI_TABLES)
 
 kernel: board-check | deps-ensure
 	@scripts/kernel.sh $(ARCH) $(KTREE) $(KFRAGMENTS)
@@ -173,15 +205,15 @@ initramfs: board-check $(INITRAMFS)
 
 run: all
 	@scripts/run-board.sh --mode demo --board $(BOARD_FILE) --kernel $(KIMAGE) \
-		--initrd $(INITRAMFS) --out $(B)/run
+		--initrd $(INITRAMFS) --out $(B)/run $(ACPI_ARGS)
 
 test: all $(UNIT_TESTS)
 	@scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
-		--out $(B)/test
+		--out $(B)/test $(ACPI_ARGS)
 
 bench: all
 	@scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
-		--out $(B)/bench
+		--out $(B)/bench $(ACPI_ARGS)
 
 kernel-patches: | deps-ensure
 	@scripts/kernel-patches.sh $(O)/kernel-patches

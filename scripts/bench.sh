@@ -5,7 +5,7 @@
 # print their figures beside the baselines they beat, measured in the same run and
 # shown as ratios (this machine is shared and noisy: absolute figures drift).
 #
-#   bench.sh --board FILE --kernel IMAGE --initrd CPIO --out DIR
+#   bench.sh --board FILE --kernel IMAGE --initrd CPIO --out DIR [--acpitable AML]...
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
@@ -15,6 +15,7 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2 ;;
 	--initrd) initrd=$2 ;;
 	--out) outdir=$2 ;;
+	--acpitable) acpi_tables="$acpi_tables $2" ;;
 	*) die "bench.sh: unknown option $1" ;;
 	esac
 	shift 2

@@ -3,7 +3,8 @@
 #
 # Build the guest's initramfs: busybox-static, the guest scripts (scripts/guest), the
 # end-to-end tests (tests/e2e/guest), the benchmarks (tests/bench/guest), the static
-# helper programs and the board's rank table generated from the board file.
+# helper programs and the board's rank table, facts and power states generated from the
+# board file.
 #
 #   initramfs.sh BOARD-FILE BOARDGEN BINDIR OUTPUT
 set -eu
@@ -37,6 +38,7 @@ done
 
 "$boardgen" ranks "$board_file" > "$root/etc/acma/board.ranks"
 "$boardgen" shell "$board_file" > "$root/etc/acma/board.env"
+"$boardgen" states "$board_file" > "$root/etc/acma/board.states"
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) | gzip -9n > "$output.tmp"
 mv "$output.tmp" "$output"

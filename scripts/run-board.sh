@@ -4,6 +4,7 @@
 # Boot the selected board and show what it has: `make run`.
 #
 #   run-board.sh --mode demo --board FILE --kernel IMAGE --initrd CPIO --out DIR
+#                [--acpitable AML]...
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
@@ -14,6 +15,7 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2 ;;
 	--initrd) initrd=$2 ;;
 	--out) outdir=$2 ;;
+	--acpitable) acpi_tables="$acpi_tables $2" ;;
 	*) die "run-board.sh: unknown option $1" ;;
 	esac
 	shift 2

@@ -3,7 +3,7 @@
 #
 # `make test`: the host unit tests, then the end-to-end tests on the selected board.
 #
-#   test.sh --board FILE --kernel IMAGE --initrd CPIO --out DIR
+#   test.sh --board FILE --kernel IMAGE --initrd CPIO --out DIR [--acpitable AML]...
 #
 # Everything is reported as one TAP stream; the last line is
 # "N passed, N failed, N skipped" and the exit status is non-zero on any failure.
@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
 	--kernel) kernel=$2 ;;
 	--initrd) initrd=$2 ;;
 	--out) outdir=$2 ;;
+	--acpitable) acpi_tables="$acpi_tables $2" ;;
 	*) die "test.sh: unknown option $1" ;;
 	esac
 	shift 2

@@ -10,6 +10,9 @@
  *   backing-files FILE SHMDIR PREFIX    one line per rank range
  *   ranks FILE                          rank table for the guest's tests
  *   bmc FILE SHMDIR PREFIX              the BMC plugin's configuration
+ *   states FILE                         power states for the guest's tests
+ *   mpst FILE                           the ACPI MPST, iasl data-table source
+ *   ssdt FILE                           the ACPI SSDT, ASL
  *
  * Exit status: 0 on success, 1 if the board file is unreadable or invalid,
  * 2 on a usage error. The format is documented in boards/README.md.
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi.h"
 #include "board.h"
 
 #define MB(x)	((x) / BOARD_SZ_1M)
@@ -34,7 +38,10 @@ static void usage(void)
 		"  qemu-args FILE SHMDIR PREFIX      print QEMU memory arguments, one per line\n"
 		"  backing-files FILE SHMDIR PREFIX  print 'RANK INDEX PATH BASE SIZE' per range\n"
 		"  ranks FILE                        print 'RANK DIMM BASE SIZE' per range\n"
-		"  bmc FILE SHMDIR PREFIX            print the BMC plugin's configuration\n",
+		"  bmc FILE SHMDIR PREFIX            print the BMC plugin's configuration\n"
+		"  states FILE                       print 'NAME POWER-mW LATENCY-ns kept|lost' per state\n"
+		"  mpst FILE                         print the ACPI MPST (iasl data-table source)\n"
+		"  ssdt FILE                         print the ACPI SSDT (ASL)\n",
 		prog);
 }
 
@@ -188,6 +195,18 @@ static int cmd_bmc(const struct board *b, const char *shmdir, const char *prefix
 	return 0;
 }
 
+/* The power states in board order (= the BMC's state index), one per line. */
+static int cmd_states(const struct board *b)
+{
+	int i;
+
+	for (i = 0; i < b->nr_power_states; i++)
+		printf("%s %llu %llu %s\n", b->power_states[i].name,
+		       b->power_states[i].power_mw, b->power_states[i].latency_ns,
+		       b->power_states[i].contents_kept ? "kept" : "lost");
+	return 0;
+}
+
 static const struct command {
 	const char *name;
 	int nr_args;		/* after BOARD-FILE */
@@ -198,6 +217,9 @@ static const struct command {
 	{ "backing-files", 2 },
 	{ "ranks", 0 },
 	{ "bmc", 2 },
+	{ "states", 0 },
+	{ "mpst", 0 },
+	{ "ssdt", 0 },
 };
 
 int main(int argc, char **argv)
@@ -251,6 +273,12 @@ int main(int argc, char **argv)
 		ret = cmd_backing_files(&b, argv[3], argv[4]);
 	else if (!strcmp(cmd->name, "bmc"))
 		ret = cmd_bmc(&b, argv[3], argv[4]);
+	else if (!strcmp(cmd->name, "states"))
+		ret = cmd_states(&b);
+	else if (!strcmp(cmd->name, "mpst"))
+		ret = acpi_write_mpst(&b, file, stdout, stderr) ? 1 : 0;
+	else if (!strcmp(cmd->name, "ssdt"))
+		ret = acpi_write_ssdt(&b, file, stdout, stderr) ? 1 : 0;
 	else
 		ret = cmd_ranks(&b);
 	board_free(&b);

@@ -16,6 +16,10 @@ cfg=${KCONFIG_CONFIG:-.config}
 case $cfg in /*) ;; *) cfg=$top/$cfg ;; esac
 [ -f "$cfg" ] && . "$cfg"
 
+# The board's compiled ACPI tables (MPST, SSDT) for QEMU's -acpitable: the scripts add
+# one per --acpitable option (make passes them for x86 boards).
+acpi_tables=
+
 say() { printf '%s\n' "$*"; }
 step() { printf '  %-8s %s\n' "$1" "$2"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -157,6 +161,10 @@ qemu_start() {
 	while IFS= read -r a; do set -- "$@" "$a"; done <<-EOF
 	$mem_args
 	EOF
+	for t in $acpi_tables; do
+		[ -f "$t" ] || die "ACPI table $t is missing: run make"
+		set -- "$@" -acpitable "file=$t"
+	done
 	set -- "$@" -kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 nokaslr panic=-1 acma.mode=$mode $kunit ${CONFIG_GUEST_CMDLINE:-}" \
 		-serial "file:$out/console.log" -serial "file:$out/report.log" \

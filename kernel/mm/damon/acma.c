@@ -142,6 +142,9 @@ DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_scale_up_stat,
 		scale_up_tried_regions, scaled_up_regions,
 		scale_up_quota_exceeds);
 
+/* Blocks added back in one step when memory is wanted urgently. */
+#define DAMON_ACMA_MAX_ADDS	4
+
 enum damon_acma_scheme_idx {
 	DAMON_ACMA_RECLAIM,
 	DAMON_ACMA_SCALE_DOWN,
@@ -669,10 +672,30 @@ static void damon_acma_step(struct damon_ctx *c)
 	unsigned long mem = damon_acma_mem_bytes();
 	bool over = mem > acma.cfg.max_mem;
 	bool under = mem < acma.cfg.min_mem;
-	bool resize = false;
+	bool urgent, wanted, resize = false;
 	int i;
 
 	damon_acma_update_pressure();
+	/*
+	 * The pressure of a whole quota interval comes late for a workload
+	 * that grows fast: running short of available memory is urgent too.
+	 */
+	urgent = under || damon_acma_short_of_memory();
+	wanted = urgent || acma.pressure_us > acma.cfg.mem_pressure_us;
+	/*
+	 * Memory wanted urgently comes from taken chunks first, at once: the
+	 * scale-up scheme's quota grows with the pressure, too slowly here.
+	 */
+	mutex_lock(&acma.lock);
+	i = acma.up;
+	mutex_unlock(&acma.lock);
+	if (urgent && i >= 0 && mem < acma.cfg.max_mem) {
+		phys_addr_t start = acma.block_start[i];
+
+		damon_contig_free_range(start, start + acma.block_size,
+				acma.cfg.max_mem - mem);
+		mem = damon_acma_mem_bytes();
+	}
 
 	mutex_lock(&acma.lock);
 	/* fully taken blocks leave the system */
@@ -691,19 +714,25 @@ static void damon_acma_step(struct damon_ctx *c)
 	}
 	damon_acma_update_windows();
 	/*
-	 * A removed block comes back when memory is wanted and allowed.  The
-	 * pressure of a whole quota interval comes late for a workload that
-	 * grows fast, so running short of available memory counts too.
+	 * Removed blocks come back, lowest first, when memory is wanted and
+	 * allowed: a few at a time when it is wanted urgently.
 	 */
-	if (acma.up >= 0 && acma.blocks[acma.up] == DAMON_ACMA_BLOCK_REMOVED &&
-			(under || damon_acma_short_of_memory() ||
-			 acma.pressure_us > acma.cfg.mem_pressure_us) &&
-			mem + acma.block_size <= acma.cfg.max_mem) {
-		acma.blocks[acma.up] = DAMON_ACMA_BLOCK_ADDING;
-		resize = true;
+	if (wanted) {
+		int room = (acma.cfg.max_mem - min(mem, acma.cfg.max_mem)) /
+			acma.block_size;
+		int n = min(room, urgent ? DAMON_ACMA_MAX_ADDS : 1);
+
+		for (i = 0; i < acma.nr_blocks && n > 0; i++) {
+			if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED)
+				continue;
+			acma.blocks[i] = DAMON_ACMA_BLOCK_ADDING;
+			resize = true;
+			n--;
+		}
 	}
-	/* the scale-down window stops at min_mem */
-	damon_acma_set_window(down, mem > acma.cfg.min_mem ? acma.down : -1);
+	/* the scale-down window stops at min_mem, and while memory is wanted */
+	damon_acma_set_window(down, mem > acma.cfg.min_mem && !wanted ?
+			acma.down : -1);
 	/* a removed window has nothing to free until it is added */
 	damon_acma_set_window(up, acma.up >= 0 &&
 			acma.blocks[acma.up] == DAMON_ACMA_BLOCK_ONLINE ?
@@ -818,7 +847,8 @@ static void damon_acma_give_all_back(void)
 	for (i = 0; i < acma.nr_blocks; i++)
 		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE)
 			damon_contig_free_range(acma.block_start[i],
-					acma.block_start[i] + acma.block_size);
+					acma.block_start[i] + acma.block_size,
+					ULONG_MAX);
 	mutex_lock(&acma.lock);
 	damon_acma_update_windows();
 	mutex_unlock(&acma.lock);

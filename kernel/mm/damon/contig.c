@@ -402,18 +402,20 @@ unsigned long damon_contig_total_owned_bytes(void)
 }
 
 /**
- * damon_contig_free_range() - Give back every owned chunk in a range.
+ * damon_contig_free_range() - Give back owned chunks in a range.
  * @start:	Start physical address.
  * @end:	End physical address (exclusive).
+ * @max_bytes:	Give back at most this many bytes.
  *
- * For the owner of DAMOS_ALLOC schemes that stops: gives the chunks back
- * without asking anybody.  Chunks whose memory block is going offline are
- * left alone.
+ * For the owner of DAMOS_ALLOC schemes, when it needs memory back at once
+ * or stops: gives the chunks back, lowest first, without asking anybody.
+ * Chunks whose memory block is going offline are left alone.
  *
  * Context: process context, may sleep.
  * Return: the bytes given back.
  */
-unsigned long damon_contig_free_range(phys_addr_t start, phys_addr_t end)
+unsigned long damon_contig_free_range(phys_addr_t start, phys_addr_t end,
+		unsigned long max_bytes)
 {
 	unsigned long pfn = ALIGN(PHYS_PFN(start), pageblock_nr_pages);
 	unsigned long end_pfn = PHYS_PFN(end);
@@ -423,6 +425,8 @@ unsigned long damon_contig_free_range(phys_addr_t start, phys_addr_t end)
 	while (pfn < end_pfn) {
 		order = damon_contig_record_order(&damon_contig_owned, pfn, NULL);
 		if (order >= 0 && IS_ALIGNED(pfn, 1UL << order)) {
+			if (freed + (PAGE_SIZE << order) > max_bytes)
+				break;
 			mutex_lock(&damon_contig_lock);
 			if (!damon_contig_release(pfn, order))
 				freed += PAGE_SIZE << order;

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - acma-ranks: the DRAM ranks of an acma board as its BMC sees them
+ *
+ * The operator's view of issue #7: which rank is on or off, since when,
+ * what it draws, and what the DRAM draws now, from any host that reaches
+ * the BMC. Everything comes from the real ipmitool (ipmi.c) through the
+ * BMC's documented commands (bmc.c) into one table model (table.c).
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bmc.h"
+#include "ipmi.h"
+#include "table.h"
+
+/* Exit codes, documented in --help and README.md. */
+enum {
+	EXIT_ALL_GOOD = 0,
+	EXIT_PARTIAL = 1,	/* some rank, the SEL or the DCMI reading unread */
+	EXIT_USAGE = 2,
+	EXIT_UNREACHABLE = 3,	/* no answer, or an unknown address */
+	EXIT_LOGIN = 4,		/* wrong user or password, too little privilege */
+	EXIT_IPMITOOL = 5,	/* ipmitool missing or failing unexpectedly */
+};
+
+/* Long enough for a whole session over a slow link, short of hanging. */
+#define IPMITOOL_DEADLINE_S	60
+
+enum { COL_RANK, COL_DIMM, COL_RANGES, COL_STATE, COL_SINCE, COL_POWER, NR_COLS };
+
+static const struct column rank_cols[NR_COLS] = {
+	[COL_RANK] = { "RANK", "rank", CELL_NUMBER,
+		"the rank: the BMC's power domain number" },
+	[COL_DIMM] = { "DIMM", "dimm", CELL_TEXT,
+		"the DIMM that holds the rank" },
+	[COL_RANGES] = { "RANGE(S)", "ranges", CELL_TEXT,
+		"its guest-physical memory, BASE+SIZE, comma-separated" },
+	[COL_STATE] = { "STATE", "state", CELL_TEXT,
+		"its power state, as the board names it" },
+	[COL_SINCE] = { "SINCE", "since", CELL_TIME,
+		"when it entered that state (UTC, SEL); - if never" },
+	[COL_POWER] = { "POWER", "power_mw", CELL_MW,
+		"what it draws in that state (board figure)" },
+};
+
+enum { SUM_DRAM_NOW, SUM_ALL_ON, SUM_SAVING, NR_SUMS };
+
+static const struct column sum_cols[NR_SUMS] = {
+	[SUM_DRAM_NOW] = { "DRAM power now (DCMI)", "dram_power_w", CELL_WATTS,
+		"the BMC's DCMI power reading, W" },
+	[SUM_ALL_ON] = { "All ranks on", "all_on_mw", CELL_MW,
+		"the sum of the ranks' power when on, mW" },
+	[SUM_SAVING] = { "Saving vs all ranks on", "saving_mw", CELL_MW,
+		"All ranks on minus the sum of POWER, mW" },
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: acma-ranks -H HOST [-p PORT] -U USER -P PASSWORD [--json]\n"
+	      "                  [--ipmitool PATH]\n"
+	      "\n"
+	      "Shows the DRAM ranks of an acma board as its BMC sees them: DIMM, memory,\n"
+	      "power state, since when, power; then the DRAM power now and the saving\n"
+	      "against all ranks on. It runs ipmitool (lanplus, cipher suite 3, user\n"
+	      "privilege: any BMC account may read) from any host that reaches the BMC.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -H HOST          the BMC's address\n"
+	      "  -p PORT          its RMCP+ UDP port (default 623)\n"
+	      "  -U USER          a BMC account\n"
+	      "  -P PASSWORD      its password (ipmitool gets it through IPMI_PASSWORD)\n"
+	      "  --json           print the same table as JSON; - is null there\n"
+	      "  --ipmitool PATH  the ipmitool to run (default: ipmitool in PATH)\n"
+	      "  -h, --help       this help\n"
+	      "\n"
+	      "Testing aids:\n"
+	      "  --record DIR     also append every ipmitool answer to DIR/ipmitool.rec\n"
+	      "  --replay DIR     run no ipmitool; take its answers from DIR/ipmitool.rec\n"
+	      "\n"
+	      "Columns, JSON members:\n", f);
+	table_print_help(rank_cols, NR_COLS, f);
+	fputs("\nUnder the table (- or null when not read):\n", f);
+	table_print_help(sum_cols, NR_SUMS, f);
+	fputs("\n"
+	      "Exit status:\n"
+	      "  0  all good\n"
+	      "  1  partial: a rank, the SEL or the DCMI reading could not be read; the\n"
+	      "     table shows - for what is missing, stderr says why\n"
+	      "  2  usage error\n"
+	      "  3  BMC unreachable: no answer (2 tries of 1 s), or an unknown address\n"
+	      "  4  login refused: wrong user name or password, or too little privilege\n"
+	      "  5  ipmitool missing, or ipmitool or the BMC failed unexpectedly\n", f);
+}
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "acma-ranks: %s (see acma-ranks --help)\n", msg);
+	return EXIT_USAGE;
+}
+
+/* A size as in board files: 512M, 1G, 4096K, else bytes. */
+static int append_range(char **s, size_t *len, const struct bmc_range *r,
+			bool first)
+{
+	static const struct { uint64_t unit; const char *suffix; } units[] = {
+		{ 1ULL << 40, "T" }, { 1ULL << 30, "G" }, { 1ULL << 20, "M" },
+		{ 1ULL << 10, "K" }, { 1, "" },
+	};
+	size_t i, n, last = sizeof(units) / sizeof(units[0]) - 1;
+	char buf[64], *p;
+
+	for (i = 0; i < last; i++)
+		if (r->size && !(r->size % units[i].unit))
+			break;
+	n = snprintf(buf, sizeof(buf), "%s0x%" PRIx64 "+%" PRIu64 "%s",
+		     first ? "" : ",", r->base, r->size / units[i].unit,
+		     units[i].suffix);
+	p = realloc(*s, *len + n + 1);
+	if (!p)
+		return -1;
+	memcpy(p + *len, buf, n + 1);
+	*len += n;
+	*s = p;
+	return 0;
+}
+
+static int fill_row(struct table *t, size_t row, const struct bmc_rank *rank)
+{
+	char *ranges = NULL;
+	size_t len = 0;
+	unsigned int k;
+	int ret = 0;
+
+	cell_set_num(table_cell(t, row, COL_RANK), rank->id);
+	if (rank->have_info) {
+		for (k = 0; k < rank->nr_ranges && !ret; k++)
+			ret = append_range(&ranges, &len, &rank->ranges[k], !k);
+		if (ret || cell_set_text(table_cell(t, row, COL_DIMM), rank->dimm) ||
+		    cell_set_text(table_cell(t, row, COL_RANGES), ranges))
+			ret = -1;
+		free(ranges);
+	}
+	if (rank->have_power) {
+		if (cell_set_text(table_cell(t, row, COL_STATE), rank->state_name))
+			ret = -1;
+		cell_set_num(table_cell(t, row, COL_POWER), rank->power_mw);
+	}
+	if (rank->have_since)
+		cell_set_num(table_cell(t, row, COL_SINCE), rank->since);
+	return ret;
+}
+
+/* The table model: one row per rank, then the DRAM power and the saving. */
+static struct table *build_table(const struct bmc_rank *ranks,
+				 unsigned int nr_ranks, bool have_dram,
+				 unsigned int dram_w)
+{
+	struct table *t = table_new("ranks", rank_cols, NR_COLS, nr_ranks,
+				    sum_cols, NR_SUMS);
+	unsigned long long all_on = 0, now = 0;
+	bool complete = true;
+	unsigned int i;
+
+	if (!t)
+		return NULL;
+	for (i = 0; i < nr_ranks; i++) {
+		if (fill_row(t, i, &ranks[i])) {
+			table_free(t);
+			return NULL;
+		}
+		complete &= ranks[i].have_power && ranks[i].have_on_power;
+		all_on += ranks[i].on_mw;
+		now += ranks[i].power_mw;
+	}
+	if (have_dram)
+		cell_set_num(table_sum(t, SUM_DRAM_NOW), dram_w);
+	/* A sum over some of the ranks would look right and be wrong. */
+	if (complete) {
+		cell_set_num(table_sum(t, SUM_ALL_ON), all_on);
+		if (now <= all_on)
+			cell_set_num(table_sum(t, SUM_SAVING), all_on - now);
+	}
+	return t;
+}
+
+/* The one-line error when the first command fails; returns the exit code. */
+static int probe_failed(const struct ipmi_conn *conn, const struct bmc_err *err)
+{
+	switch (err->fault) {
+	case IPMI_UNREACHABLE:
+		fprintf(stderr, "acma-ranks: cannot reach the BMC at %s port %s: %s\n",
+			conn->host, conn->port, err->why);
+		return EXIT_UNREACHABLE;
+	case IPMI_BAD_LOGIN:
+	case IPMI_NO_PRIVILEGE:
+		fprintf(stderr, "acma-ranks: the BMC at %s port %s refused the login of '%s': %s\n",
+			conn->host, conn->port, conn->user, err->why);
+		return EXIT_LOGIN;
+	default:
+		fprintf(stderr, "acma-ranks: %s: %s\n", err->what, err->why);
+		return EXIT_IPMITOOL;
+	}
+}
+
+static int print_table(const struct table *t, bool json)
+{
+	if (!json)
+		return table_print_text(t, stdout);
+	table_print_json(t, stdout);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_JSON = 256, OPT_IPMITOOL, OPT_RECORD, OPT_REPLAY };
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "ipmitool", required_argument, NULL, OPT_IPMITOOL },
+		{ "record", required_argument, NULL, OPT_RECORD },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ipmi_conn conn = {
+		.ipmitool = "ipmitool",
+		.port = "623",
+		.deadline_s = IPMITOOL_DEADLINE_S,
+	};
+	struct bmc_rank *ranks;
+	struct bmc_count count;
+	struct bmc_err err;
+	unsigned int i, dram_w = 0;
+	bool json = false, have_dram, partial = false;
+	struct table *t;
+	char *end;
+	int opt;
+
+	/* One line of our own instead of getopt's. */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "H:p:U:P:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'H':
+			conn.host = optarg;
+			break;
+		case 'p':
+			if (strtoul(optarg, &end, 10) - 1 > 65534 || *end || !*optarg)
+				return usage_error("-p wants a port number, 1 to 65535");
+			conn.port = optarg;
+			break;
+		case 'U':
+			conn.user = optarg;
+			break;
+		case 'P':
+			conn.password = optarg;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_IPMITOOL:
+			conn.ipmitool = optarg;
+			break;
+		case OPT_RECORD:
+			conn.record_dir = optarg;
+			break;
+		case OPT_REPLAY:
+			conn.replay_dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_ALL_GOOD;
+		default:
+			fprintf(stderr, "acma-ranks: %s: unknown option or missing value (see acma-ranks --help)\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument");
+	if (!conn.host || !conn.user || !conn.password)
+		return usage_error("-H HOST, -U USER and -P PASSWORD are needed");
+	if (conn.record_dir && conn.replay_dir)
+		return usage_error("--record and --replay exclude each other");
+
+	if (bmc_probe(&conn, &count, &err))
+		return probe_failed(&conn, &err);
+
+	ranks = calloc(count.ranks + 1, sizeof(*ranks));
+	if (!ranks) {
+		fprintf(stderr, "acma-ranks: out of memory\n");
+		return EXIT_IPMITOOL;
+	}
+	for (i = 0; i < count.ranks; i++) {
+		ranks[i].id = i;
+		if (bmc_read_rank(&conn, &count, &ranks[i], &err)) {
+			fprintf(stderr, "acma-ranks: rank %u: %s: %s\n", i, err.what, err.why);
+			partial = true;
+		}
+	}
+	if (bmc_read_sel(&conn, ranks, count.ranks, &err)) {
+		fprintf(stderr, "acma-ranks: SEL: %s: %s\n", err.what, err.why);
+		partial = true;
+	}
+	have_dram = !bmc_read_dram_power(&conn, &dram_w, &err);
+	if (!have_dram) {
+		fprintf(stderr, "acma-ranks: DRAM power: %s: %s\n", err.what, err.why);
+		partial = true;
+	}
+
+	t = build_table(ranks, count.ranks, have_dram, dram_w);
+	free(ranks);
+	if (!t || print_table(t, json)) {
+		table_free(t);
+		fprintf(stderr, "acma-ranks: out of memory\n");
+		return EXIT_IPMITOOL;
+	}
+	table_free(t);
+	return partial ? EXIT_PARTIAL : EXIT_ALL_GOOD;
+}

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * table.c - one table model printed as text for people or as JSON for
+ * programs
+ *
+ * Both printers walk the same columns and cells, so that a column added
+ * to the model shows in the table, in the JSON and in --help at once.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "table.h"
+
+/**
+ * table_new() - an empty table, every cell unknown
+ * @rows_key: JSON member that holds the rows
+ * @cols: the columns, kept by reference
+ * @nr_cols: number of @cols
+ * @nr_rows: number of rows
+ * @sums: the summary fields printed under the rows, kept by reference
+ * @nr_sums: number of @sums
+ *
+ * Return: the table, or NULL when out of memory.
+ */
+struct table *table_new(const char *rows_key, const struct column *cols,
+			size_t nr_cols, size_t nr_rows,
+			const struct column *sums, size_t nr_sums)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->rows_key = rows_key;
+	t->cols = cols;
+	t->nr_cols = nr_cols;
+	t->nr_rows = nr_rows;
+	t->sums = sums;
+	t->nr_sums = nr_sums;
+	t->cells = calloc(nr_rows * nr_cols + 1, sizeof(*t->cells));
+	t->sum_cells = calloc(nr_sums + 1, sizeof(*t->sum_cells));
+	if (!t->cells || !t->sum_cells) {
+		table_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/**
+ * table_free() - free a table and the text of its cells
+ * @t: from table_new(), or NULL
+ */
+void table_free(struct table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; t->cells && i < t->nr_rows * t->nr_cols; i++)
+		free(t->cells[i].text);
+	for (i = 0; t->sum_cells && i < t->nr_sums; i++)
+		free(t->sum_cells[i].text);
+	free(t->cells);
+	free(t->sum_cells);
+	free(t);
+}
+
+/**
+ * table_cell() - a cell of a row
+ * @t: the table
+ * @row: row index
+ * @col: column index
+ *
+ * Return: the cell.
+ */
+struct cell *table_cell(struct table *t, size_t row, size_t col)
+{
+	return &t->cells[row * t->nr_cols + col];
+}
+
+/**
+ * table_sum() - the cell of a summary field
+ * @t: the table
+ * @i: index in the summary fields
+ *
+ * Return: the cell.
+ */
+struct cell *table_sum(struct table *t, size_t i)
+{
+	return &t->sum_cells[i];
+}
+
+/**
+ * cell_set_num() - give a number (count, mW, W or Unix time) to a cell
+ * @c: the cell
+ * @num: the value
+ */
+void cell_set_num(struct cell *c, unsigned long long num)
+{
+	c->num = num;
+	c->set = true;
+}
+
+/**
+ * cell_set_text() - give a text to a cell
+ * @c: the cell
+ * @text: copied
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int cell_set_text(struct cell *c, const char *text)
+{
+	char *copy = strdup(text);
+
+	if (!copy)
+		return -1;
+	free(c->text);
+	c->text = copy;
+	c->set = true;
+	return 0;
+}
+
+static void format_time(char *buf, size_t size, unsigned long long when)
+{
+	time_t t = when;
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, size, "%llu", when);
+}
+
+/* The cell as text people read; NULL when out of memory. */
+static char *cell_text(const struct column *col, const struct cell *c)
+{
+	char buf[32], *s = NULL;
+
+	if (!c->set)
+		return strdup("-");
+	switch (col->kind) {
+	case CELL_TEXT:
+		return strdup(c->text);
+	case CELL_NUMBER:
+		return asprintf(&s, "%llu", c->num) < 0 ? NULL : s;
+	case CELL_MW:
+		return asprintf(&s, "%llu mW", c->num) < 0 ? NULL : s;
+	case CELL_WATTS:
+		return asprintf(&s, "%llu W", c->num) < 0 ? NULL : s;
+	case CELL_TIME:
+		format_time(buf, sizeof(buf), c->num);
+		return strdup(buf);
+	}
+	return NULL;
+}
+
+static bool right_aligned(const struct column *col)
+{
+	return col->kind == CELL_NUMBER || col->kind == CELL_MW ||
+	       col->kind == CELL_WATTS;
+}
+
+/**
+ * table_print_text() - print the table for people
+ * @t: the table
+ * @f: where
+ *
+ * Columns are as wide as their widest cell and two blanks apart, numbers
+ * right-aligned; the summary fields follow after a blank line, one a line.
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int table_print_text(const struct table *t, FILE *f)
+{
+	size_t n = t->nr_rows * t->nr_cols, r, c, label = 0;
+	char **text = calloc(n + 1, sizeof(*text));
+	size_t *width = calloc(t->nr_cols + 1, sizeof(*width));
+	int ret = -1;
+
+	if (!text || !width)
+		goto out;
+	for (c = 0; c < t->nr_cols; c++)
+		width[c] = strlen(t->cols[c].name);
+	for (r = 0; r < t->nr_rows; r++) {
+		for (c = 0; c < t->nr_cols; c++) {
+			char *s = cell_text(&t->cols[c],
+					    &t->cells[r * t->nr_cols + c]);
+
+			if (!s)
+				goto out;
+			text[r * t->nr_cols + c] = s;
+			if (strlen(s) > width[c])
+				width[c] = strlen(s);
+		}
+	}
+	for (r = 0; r <= t->nr_rows; r++) {
+		for (c = 0; c < t->nr_cols; c++) {
+			const char *s = r ? text[(r - 1) * t->nr_cols + c] :
+					    t->cols[c].name;
+			bool last = c + 1 == t->nr_cols;
+
+			if (right_aligned(&t->cols[c]))
+				fprintf(f, "%*s", (int)width[c], s);
+			else if (last)
+				fputs(s, f);
+			else
+				fprintf(f, "%-*s", (int)width[c], s);
+			fputs(last ? "\n" : "  ", f);
+		}
+	}
+	if (t->nr_sums)
+		fputc('\n', f);
+	for (c = 0; c < t->nr_sums; c++)
+		if (strlen(t->sums[c].name) > label)
+			label = strlen(t->sums[c].name);
+	for (c = 0; c < t->nr_sums; c++) {
+		char *s = cell_text(&t->sums[c], &t->sum_cells[c]);
+
+		if (!s)
+			goto out;
+		fprintf(f, "%s:%*s%s\n", t->sums[c].name,
+			(int)(label - strlen(t->sums[c].name) + 1), "", s);
+		free(s);
+	}
+	ret = 0;
+out:
+	for (r = 0; text && r < n; r++)
+		free(text[r]);
+	free(text);
+	free(width);
+	return ret;
+}
+
+static void json_string(const char *s, FILE *f)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_value(const struct column *col, const struct cell *c, FILE *f)
+{
+	char buf[32];
+
+	if (!c->set) {
+		fputs("null", f);
+		return;
+	}
+	switch (col->kind) {
+	case CELL_TEXT:
+		json_string(c->text, f);
+		break;
+	case CELL_TIME:
+		format_time(buf, sizeof(buf), c->num);
+		json_string(buf, f);
+		break;
+	case CELL_NUMBER:
+	case CELL_MW:
+	case CELL_WATTS:
+		fprintf(f, "%llu", c->num);
+		break;
+	}
+}
+
+/**
+ * table_print_json() - print the table for programs
+ * @t: the table
+ * @f: where
+ *
+ * One object: the rows as an array of objects (one a line) under
+ * t->rows_key, then the summary fields; unknown values are null.
+ */
+void table_print_json(const struct table *t, FILE *f)
+{
+	size_t r, c;
+
+	fprintf(f, "{\n  ");
+	json_string(t->rows_key, f);
+	fprintf(f, ": [%s", t->nr_rows ? "\n" : "");
+	for (r = 0; r < t->nr_rows; r++) {
+		fputs("    {", f);
+		for (c = 0; c < t->nr_cols; c++) {
+			json_string(t->cols[c].key, f);
+			fputs(": ", f);
+			json_value(&t->cols[c], &t->cells[r * t->nr_cols + c], f);
+			if (c + 1 < t->nr_cols)
+				fputs(", ", f);
+		}
+		fprintf(f, "}%s\n", r + 1 < t->nr_rows ? "," : "");
+	}
+	fprintf(f, "%s]", t->nr_rows ? "  " : "");
+	for (c = 0; c < t->nr_sums; c++) {
+		fputs(",\n  ", f);
+		json_string(t->sums[c].key, f);
+		fputs(": ", f);
+		json_value(&t->sums[c], &t->sum_cells[c], f);
+	}
+	fputs("\n}\n", f);
+}
+
+/**
+ * table_print_help() - one line per column: its name, JSON member and meaning
+ * @cols: the columns or summary fields
+ * @nr_cols: how many
+ * @f: where
+ */
+void table_print_help(const struct column *cols, size_t nr_cols, FILE *f)
+{
+	size_t i, name = 0, key = 0;
+
+	for (i = 0; i < nr_cols; i++) {
+		if (strlen(cols[i].name) > name)
+			name = strlen(cols[i].name);
+		if (strlen(cols[i].key) > key)
+			key = strlen(cols[i].key);
+	}
+	for (i = 0; i < nr_cols; i++)
+		fprintf(f, "  %-*s  %-*s  %s\n", (int)name, cols[i].name, (int)key,
+			cols[i].key, cols[i].help);
+}
