@@ -24,6 +24,16 @@
 #include <unistd.h>
 
 #define PAGE	4096UL
+/* Allocated in pieces, as a growing program would: no single huge request. */
+#define PIECE_PAGES	((16UL << 20) / PAGE)
+
+static uint64_t **pieces;
+static size_t nr_pieces;
+
+static uint64_t *page_at(size_t p)
+{
+	return pieces[p / PIECE_PAGES] + (p % PIECE_PAGES) * (PAGE / 8);
+}
 
 static uint64_t pattern(size_t page, size_t word)
 {
@@ -40,13 +50,30 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void fill(uint64_t *mem, size_t pages, double mib_per_s)
+static int fill(size_t pages, double mib_per_s)
 {
 	double start = now_s();
 
+	nr_pieces = (pages + PIECE_PAGES - 1) / PIECE_PAGES;
+	pieces = calloc(nr_pieces, sizeof(*pieces));
+	if (!pieces)
+		return -1;
 	for (size_t p = 0; p < pages; p++) {
+		uint64_t *page;
+
+		if (!(p % PIECE_PAGES)) {
+			void *m = mmap(NULL, PIECE_PAGES * PAGE,
+				       PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (m == MAP_FAILED)
+				return -1;
+			madvise(m, PIECE_PAGES * PAGE, MADV_NOHUGEPAGE);
+			pieces[p / PIECE_PAGES] = m;
+		}
+		page = page_at(p);
 		for (size_t w = 0; w < PAGE / 8; w++)
-			mem[p * (PAGE / 8) + w] = pattern(p, w);
+			page[w] = pattern(p, w);
 		/* pace the growth every MiB */
 		if (mib_per_s > 0 && !((p + 1) % 256)) {
 			double due = start + (p + 1) / 256.0 / mib_per_s;
@@ -56,18 +83,22 @@ static void fill(uint64_t *mem, size_t pages, double mib_per_s)
 				usleep(left * 1e6);
 		}
 	}
+	return 0;
 }
 
-static size_t verify(const uint64_t *mem, size_t pages)
+static size_t verify(size_t pages)
 {
 	size_t bad = 0;
 
-	for (size_t p = 0; p < pages; p++)
+	for (size_t p = 0; p < pages; p++) {
+		const uint64_t *page = page_at(p);
+
 		for (size_t w = 0; w < PAGE / 8; w++)
-			if (mem[p * (PAGE / 8) + w] != pattern(p, w)) {
+			if (page[w] != pattern(p, w)) {
 				bad++;
 				break;
 			}
+	}
 	return bad;
 }
 
@@ -85,7 +116,7 @@ static unsigned long block_pages(void)
 }
 
 /* Print how many of the pages sit in each memory block. */
-static void where(const uint64_t *mem, size_t pages)
+static void where(size_t pages)
 {
 	unsigned long per_block = block_pages();
 	unsigned long blocks[4096] = { 0 };
@@ -97,7 +128,7 @@ static void where(const uint64_t *mem, size_t pages)
 		return;
 	}
 	for (size_t p = 0; p < pages; p++) {
-		off_t off = ((uintptr_t)mem / PAGE + p) * sizeof(entry);
+		off_t off = ((uintptr_t)page_at(p) / PAGE) * sizeof(entry);
 
 		if (pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
 			continue;
@@ -118,7 +149,6 @@ int main(int argc, char **argv)
 {
 	char line[64];
 	size_t pages;
-	uint64_t *mem;
 	FILE *cmd;
 
 	if (argc != 3 && argc != 4) {
@@ -126,17 +156,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	pages = strtoul(argv[1], NULL, 0) * (1UL << 20) / PAGE;
-	mem = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED) {
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (fill(pages, argc == 4 ? strtod(argv[3], NULL) : 0)) {
 		perror("memhog: mmap");
 		return 1;
 	}
-	madvise(mem, pages * PAGE, MADV_NOHUGEPAGE);
-	fill(mem, pages, argc == 4 ? strtod(argv[3], NULL) : 0);
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("ready\n");
-	where(mem, pages);
+	where(pages);
 	printf("end\n");
 
 	cmd = fopen(argv[2], "r");
@@ -156,13 +182,13 @@ int main(int argc, char **argv)
 		if (!strncmp(line, "exit", 4))
 			break;
 		if (!strncmp(line, "check", 5)) {
-			size_t bad = verify(mem, pages);
+			size_t bad = verify(pages);
 
 			if (bad)
 				printf("check FAIL %zu pages corrupt\n", bad);
 			else
 				printf("check ok\n");
-			where(mem, pages);
+			where(pages);
 			printf("end\n");
 		}
 	}
