@@ -51,6 +51,20 @@ printf '%-44s %12s %12s %8s\n' "memory holding data (whole range)" "$ba" "$bo" "
 printf '%-44s %12s %12s %8s\n' "  data migrated ($(mib "$(fig busy_alloc_ms 6)") / $(mib "$(fig busy_offline_ms 6)") MiB)" "$bad" "$bod" "$(ratio "$bad" "$bod")"
 printf '%-44s %12s %12s %8s\n' "  data migrated vs copy_page bandwidth" "$bad" "$copy" "$(ratio "$bad" "$copy")"
 grep '^# data after' "$out/bench.txt" || true
+
+if [ -n "$(fig scale_down_ms 3)" ]; then
+	say
+	say "DAMON_ACMA, $BOARD_NAME, accel $accel"
+	printf '%-44s %12s\n' "scale an idle guest down by $(mib "$(fig scale_down_ms 5)") MiB" \
+		"$(fig scale_down_ms 3) ms ($(rate "$(fig scale_down_ms 5)" "$(fig scale_down_ms 3)") GiB/s)"
+	printf '%-44s %12s %12s %8s\n' "" "acma on" "acma off" "ratio"
+	printf '%-44s %12s %12s %8s\n' "demand spike of $(fig spike_on_ms 5) MiB until ready (ms)" \
+		"$(fig spike_on_ms 3)" "$(fig spike_off_ms 3)" "$(ratio "$(fig spike_on_ms 3)" "$(fig spike_off_ms 3)")"
+	printf '%-44s %12s %12s %8s\n' "workload: 3 passes over its data (ms)" \
+		"$(fig checks_on_ms 3)" "$(fig checks_off_ms 3)" "$(ratio "$(fig checks_on_ms 3)" "$(fig checks_off_ms 3)")"
+	printf '%-44s %12s\n' "kdamond CPU at steady state" "$(fig kdamond_cpu_permille 3) permille"
+	grep '^# data checks' "$out/bench.txt" || true
+fi
 if grep -v '^bench \|^#' "$out/bench.txt" | grep -q .; then
 	say "The benchmarks reported problems:"
 	grep -v '^bench \|^#' "$out/bench.txt" | sed 's/^/  /'

@@ -27,6 +27,13 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # runner_init OUT BOARD-FILE: the run's folder, the board's facts and the .config.
 runner_init() {
 	out=$1 board_file=$2
+	# one run per folder at a time: a second make run/test waits for the first
+	mkdir -p "$(dirname "$out")"
+	exec 7> "$out.lock"
+	if ! flock -n 7; then
+		step WAIT "another run uses $out"
+		flock 7
+	fi
 	rm -rf "$out"
 	mkdir -p "$out"
 	out=$(cd "$out" && pwd)
