@@ -155,7 +155,7 @@ $(BOARDGEN): $(BOARDGEN_SRCS) $(BOARDGEN_HDRS)
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $(BOARDGEN_SRCS)
 
-$(O)/host/test-%: tests/unit/test_%.c $(BOARDGEN_LIB_SRCS) $(BOARDGEN_HDRS)
+$(O)/host/test-%: tests/unit/test_%.c tests/unit/tap.h $(BOARDGEN_LIB_SRCS) $(BOARDGEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -Iscripts/boardgen -o $@ $< $(BOARDGEN_LIB_SRCS)

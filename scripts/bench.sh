@@ -9,17 +9,7 @@
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	--board) board=$2 ;;
-	--kernel) kernel=$2 ;;
-	--initrd) initrd=$2 ;;
-	--out) outdir=$2 ;;
-	--acpitable) acpi_tables="$acpi_tables $2" ;;
-	*) die "bench.sh: unknown option $1" ;;
-	esac
-	shift 2
-done
+runner_args "$@"
 
 runner_init "$outdir" "$board"
 t0=$(date +%s)

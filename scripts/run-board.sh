@@ -8,18 +8,7 @@
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	--mode) mode=$2 ;;
-	--board) board=$2 ;;
-	--kernel) kernel=$2 ;;
-	--initrd) initrd=$2 ;;
-	--out) outdir=$2 ;;
-	--acpitable) acpi_tables="$acpi_tables $2" ;;
-	*) die "run-board.sh: unknown option $1" ;;
-	esac
-	shift 2
-done
+runner_args "$@"
 
 runner_init "$outdir" "$board"
 start=$(date +%s)

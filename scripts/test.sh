@@ -15,17 +15,7 @@
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	--board) board=$2 ;;
-	--kernel) kernel=$2 ;;
-	--initrd) initrd=$2 ;;
-	--out) outdir=$2 ;;
-	--acpitable) acpi_tables="$acpi_tables $2" ;;
-	*) die "test.sh: unknown option $1" ;;
-	esac
-	shift 2
-done
+runner_args "$@"
 
 n=0 passed=0 failed=0 skipped=0
 t0=$(date +%s)

@@ -24,6 +24,23 @@ say() { printf '%s\n' "$*"; }
 step() { printf '  %-8s %s\n' "$1" "$2"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# runner_args OPTION...: the scripts' common options, into $mode, $board, $kernel,
+# $initrd, $outdir and $acpi_tables.
+runner_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--mode) mode=$2 ;;
+		--board) board=$2 ;;
+		--kernel) kernel=$2 ;;
+		--initrd) initrd=$2 ;;
+		--out) outdir=$2 ;;
+		--acpitable) acpi_tables="${acpi_tables:-} $2" ;;
+		*) die "$(basename "$0"): unknown option $1" ;;
+		esac
+		shift 2
+	done
+}
+
 # runner_init OUT BOARD-FILE: the run's folder, the board's facts and the .config.
 runner_init() {
 	out=$1 board_file=$2

@@ -683,13 +683,14 @@ static void damon_acma_step(struct damon_ctx *c)
 	urgent = under || damon_acma_short_of_memory();
 	wanted = urgent || acma.pressure_us > acma.cfg.mem_pressure_us;
 	/*
-	 * Memory wanted urgently comes from taken chunks first, at once: the
-	 * scale-up scheme's quota grows with the pressure, too slowly here.
+	 * Wanted memory comes from taken chunks of the scale-up window first,
+	 * at once: the scale-up scheme's quota grows with the pressure, too
+	 * slowly for that.
 	 */
 	mutex_lock(&acma.lock);
 	i = acma.up;
 	mutex_unlock(&acma.lock);
-	if (urgent && i >= 0 && mem < acma.cfg.max_mem) {
+	if (wanted && i >= 0 && mem < acma.cfg.max_mem) {
 		phys_addr_t start = acma.block_start[i];
 
 		damon_contig_free_range(start, start + acma.block_size,
@@ -988,10 +989,25 @@ static const struct kernel_param_ops kdamond_pid_param_ops = {
 /* PID of the DAMON thread while enabled, else -1. */
 module_param_cb(kdamond_pid, &kdamond_pid_param_ops, NULL, 0400);
 
+static int damon_acma_count_online(struct memory_block *mem, void *arg)
+{
+	if (mem->state == MEM_ONLINE)
+		*(unsigned long *)arg += memory_block_size_bytes();
+	return 0;
+}
+
 static int damon_acma_mem_bytes_load(char *buffer,
 		const struct kernel_param *kp)
 {
-	return sprintf(buffer, "%lu\n", damon_acma_mem_bytes());
+	unsigned long online = 0;
+
+	if (acma.ctx && damon_is_running(acma.ctx))
+		return sprintf(buffer, "%lu\n", damon_acma_mem_bytes());
+	/* not scaling: what is online now */
+	walk_memory_blocks(0, PFN_PHYS(max_pfn) + memory_block_size_bytes(),
+			&online, damon_acma_count_online);
+	return sprintf(buffer, "%lu\n",
+			online - damon_contig_total_owned_bytes());
 }
 
 static const struct kernel_param_ops mem_bytes_param_ops = {

@@ -305,9 +305,22 @@ static int damon_contig_give(unsigned long pfn, struct damos *s)
 	return ret ? ret : (int)order;
 }
 
-static bool damon_contig_quota_met(struct damos *s, unsigned long applied)
+/*
+ * Is the scheme's quota met?  "alloc" takes at least one chunk per quota
+ * interval, so that a time quota learns the action's throughput; "free"
+ * never goes over its quota, so a scheme whose goal shrank its quota to
+ * almost nothing gives nothing back.
+ */
+static bool damon_contig_quota_met(struct damos *s, unsigned long applied,
+		unsigned long chunk)
 {
-	return s->quota.esz && s->quota.charged_sz + applied >= s->quota.esz;
+	unsigned long charged = s->quota.charged_sz + applied;
+
+	if (!s->quota.esz)
+		return false;
+	if (s->action == DAMOS_ALLOC)
+		return charged >= s->quota.esz;
+	return charged + chunk > s->quota.esz;
 }
 
 /**
@@ -330,7 +343,7 @@ unsigned long damon_contig_alloc_region(struct damon_region *r,
 	unsigned long applied = 0;
 
 	for (; pfn + nr <= end; pfn += nr) {
-		if (damon_contig_quota_met(s, applied) ||
+		if (damon_contig_quota_met(s, applied, nr << PAGE_SHIFT) ||
 				fatal_signal_pending(current))
 			break;
 		if (!damon_contig_take(pfn, s))
@@ -361,7 +374,8 @@ unsigned long damon_contig_free_region(struct damon_region *r,
 	int order;
 
 	while (pfn < end) {
-		if (damon_contig_quota_met(s, applied) ||
+		if (damon_contig_quota_met(s, applied,
+					PAGE_SIZE << s->alloc_order) ||
 				fatal_signal_pending(current))
 			break;
 		order = damon_contig_give(pfn, s);
