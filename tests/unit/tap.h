@@ -65,4 +65,22 @@ static void run(const char *name, bool (*fn)(void))
 	}
 }
 
+/* A named test, for tap_run_all(). */
+struct tap_test {
+	const char *name;
+	bool (*fn)(void);
+};
+
+/* Run every test; the exit status of the test program. */
+static int tap_run_all(const struct tap_test *tests, size_t n)
+{
+	size_t i;
+
+	printf("TAP version 13\n1..%zu\n", n);
+	for (i = 0; i < n; i++)
+		run(tests[i].name, tests[i].fn);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
 #endif /* ACMA_TESTS_TAP_H */

@@ -339,10 +339,7 @@ static bool test_power_saving(void)
 	return true;
 }
 
-static const struct {
-	const char *name;
-	bool (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
 	{ "mpst of qemu-x86_64: 8 nodes, ranges, states, DIMMs", test_mpst_real_board },
 	{ "mpst of an interleaved board: one node per range, same id", test_mpst_interleaved },
 	{ "mpst power states: on first, then by depth", test_state_order },
@@ -354,13 +351,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	size_t i, n = sizeof(tests) / sizeof(tests[0]);
-
 	if (argc > 1)
 		real_board_path = argv[1];
-	printf("TAP version 13\n1..%zu\n", n);
-	for (i = 0; i < n; i++)
-		run(tests[i].name, tests[i].fn);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_run_all(tests, sizeof(tests) / sizeof(tests[0]));
 }

@@ -568,10 +568,7 @@ static bool test_size_formatting(void)
 	return true;
 }
 
-static const struct {
-	const char *name;
-	bool (*fn)(void);
-} tests[] = {
+static const struct tap_test tests[] = {
 	{ "real board qemu-x86_64: 8 ranks, 4 dimms, base 0x100000000, 4G", test_real_board },
 	{ "base fixture is valid", test_base_fixture_valid },
 	{ "comments, blanks, tabs, CRLF, description, dimm after rank", test_comments_and_blanks },
@@ -604,13 +601,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	size_t i, n = sizeof(tests) / sizeof(tests[0]);
-
 	if (argc > 1)
 		real_board_path = argv[1];
-	printf("TAP version 13\n1..%zu\n", n);
-	for (i = 0; i < n; i++)
-		run(tests[i].name, tests[i].fn);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_run_all(tests, sizeof(tests) / sizeof(tests[0]));
 }
