@@ -35,10 +35,8 @@ expect "rank 4 power" "$6 $7" "0 mW"
 expect "rank 3 unchanged" "$(row 3 | awk '{ print $4, $5, $6 }')" "on - 1350"
 expect "DRAM power, rank 4 off" "$(grep '^DRAM power now' "$own_dir/table")" "DRAM power now (DCMI):  9 W"
 expect "saving, rank 4 off" "$(grep '^Saving' "$own_dir/table")" "Saving vs all ranks on: 1350 mW"
-if command -v jq > /dev/null; then
-	expect "JSON rank 4" "$(ranks --json | jq -c '.ranks[4] | [.state, .power_mw, (.since != null)]')" \
-		'["off",0,true]'
-fi
+expect "JSON rank 4" "$(ranks --json | jq -c '.ranks[4] | [.state, .power_mw, (.since != null)]')" \
+	'["off",0,true]'
 
 out=$("$tool" -H 127.0.0.1 -p "$lan_port" -U "$CONFIG_BMC_ADMIN_USER" -P "not-$CONFIG_BMC_ADMIN_PASSWORD" 2>&1)
 expect "exit, wrong password" "$?" 4
