@@ -208,7 +208,7 @@ run: all
 		--initrd $(INITRAMFS) --out $(B)/run $(ACPI_ARGS)
 
 test: all $(UNIT_TESTS)
-	@scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
+	@TESTS='$(TESTS)' scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/test $(ACPI_ARGS)
 
 bench: all

@@ -30,8 +30,10 @@
 #include <linux/module.h>
 #include <linux/mmzone.h>
 #include <linux/psi.h>
+#include <linux/shrinker.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/swap.h>
 #include <linux/workqueue.h>
 
 #include <linux/damon_acma.h>
@@ -143,7 +145,15 @@ DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_scale_up_stat,
 		scale_up_quota_exceeds);
 
 /* Blocks added back in one step when memory is wanted urgently. */
-#define DAMON_ACMA_MAX_ADDS	4
+#define DAMON_ACMA_MAX_ADDS	8
+
+/*
+ * How far ahead DAMON_ACMA looks when it keeps memory available for a
+ * workload that grows: the time until its next step and the time one block
+ * takes to be made usable, added and onlined, both measured, plus this
+ * margin.
+ */
+#define DAMON_ACMA_HORIZON_MS	1000
 
 enum damon_acma_scheme_idx {
 	DAMON_ACMA_RECLAIM,
@@ -195,9 +205,19 @@ struct damon_acma_cfg {
  * @psi_last:		``some`` memory PSI total at the last check, in us.
  * @psi_at:		When @psi_last was read.
  * @pressure_us:	Pressure of the last quota interval, in us.
+ * @used_last:		Memory in use at the last step, in pages.
+ * @used_at:		When @used_last was read.
+ * @growth:		How fast the memory in use grows, in pages per second
+ *			(rises at once, decays by an eighth per step).
+ * @add_ms:		How long adding one block took, in ms (moving average).
+ * @step_ms:		Time between two steps, in ms (rises at once, decays by
+ *			an eighth per step): kdamond is slow to come back when
+ *			the system is busy.
  * @stashed_goals:	Quota goals of the scale-down and scale-up schemes,
  *			taken off while their scheme runs at full speed.
  * @resize_work:	Removes and adds blocks outside of kdamond.
+ * @shrinker:		Brings removed blocks back when the kernel reclaims.
+ * @scaling:		DAMON_ACMA is on; under @lock.
  * @lock:		Protects @blocks, @online_blocks and the windows.
  */
 struct damon_acma {
@@ -214,8 +234,15 @@ struct damon_acma {
 	u64 psi_last;
 	unsigned long psi_at;
 	unsigned long pressure_us;
+	long used_last;
+	unsigned long used_at;
+	unsigned long growth;
+	unsigned long add_ms;
+	unsigned long step_ms;
 	struct list_head stashed_goals[NR_DAMON_ACMA_SCHEMES];
 	struct work_struct resize_work;
+	struct shrinker *shrinker;
+	bool scaling;
 	struct mutex lock;
 };
 
@@ -453,6 +480,8 @@ static void damon_acma_resize_fn(struct work_struct *work)
 			}
 			acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
 		} else if (acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING) {
+			unsigned long t0 = jiffies;
+
 			mutex_unlock(&acma.lock);
 			err = damon_acma_add_block(i);
 			mutex_lock(&acma.lock);
@@ -460,6 +489,8 @@ static void damon_acma_resize_fn(struct work_struct *work)
 				acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
 				continue;
 			}
+			WRITE_ONCE(acma.add_ms, (3 * READ_ONCE(acma.add_ms) +
+					jiffies_to_msecs(jiffies - t0)) / 4);
 			acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
 			WRITE_ONCE(acma.online_blocks, acma.online_blocks + 1);
 		}
@@ -558,6 +589,19 @@ static int damon_acma_add_schemes(struct damon_ctx *ctx,
 		if (!s[i])
 			goto fail;
 		damon_add_scheme(ctx, s[i]);
+	}
+	/*
+	 * Without swap, paging anonymous memory out only spends the quota
+	 * (and kdamond's time) on pages that stay: reclaim file pages alone.
+	 * Swap added later counts from the next commit.
+	 */
+	if (!total_swap_pages) {
+		struct damos_filter *anon = damos_new_filter(
+				DAMOS_FILTER_TYPE_ANON, true);
+
+		if (!anon)
+			return -ENOMEM;
+		damos_add_filter(s[DAMON_ACMA_RECLAIM], anon);
 	}
 	for (i = DAMON_ACMA_SCALE_DOWN; i <= DAMON_ACMA_SCALE_UP; i++) {
 		s[i]->alloc_order = cfg->scale_order;
@@ -658,10 +702,88 @@ static void damon_acma_unstash_goals(struct damon_ctx *c)
 			DAMON_ACMA_SCALE_UP, false);
 }
 
-/* Less than a memory block available: the next allocations would stall. */
-static bool damon_acma_short_of_memory(void)
+/*
+ * The memory to keep available, in pages: a block, plus what the workload
+ * takes, at the rate it grew lately, before more blocks can be online.  The
+ * memory in use is what Linux has less what is available, so that chunks
+ * DAMON_ACMA takes or blocks it adds do not count as growth.
+ */
+static long damon_acma_headroom(long avail, unsigned long mem)
 {
-	return si_mem_available() < (long)(acma.block_size >> PAGE_SHIFT);
+	long used = (long)(mem >> PAGE_SHIFT) - avail;
+	unsigned long now = jiffies, ms = jiffies_to_msecs(now - acma.used_at);
+	unsigned long rate = acma.growth - acma.growth / 8;
+	unsigned long horizon;
+
+	if (acma.used_at && ms && used > acma.used_last)
+		rate = max(rate, (used - acma.used_last) * MSEC_PER_SEC / ms);
+	if (acma.used_at)
+		acma.step_ms = max(ms, acma.step_ms - acma.step_ms / 8);
+	horizon = DAMON_ACMA_HORIZON_MS + acma.step_ms + READ_ONCE(acma.add_ms);
+	acma.growth = rate;
+	acma.used_last = used;
+	acma.used_at = now;
+	return (acma.block_size >> PAGE_SHIFT) + rate * horizon / MSEC_PER_SEC;
+}
+
+/* Blocks on their way back.  Needs acma.lock. */
+static int damon_acma_adding_blocks(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < acma.nr_blocks; i++)
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING)
+			n++;
+	return n;
+}
+
+/*
+ * Mark up to @n removed blocks, lowest first, to come back, as far as
+ * max_mem allows with the blocks already on their way.  Needs acma.lock.
+ * Return: the number of blocks marked.
+ */
+static int damon_acma_want_blocks(int n)
+{
+	unsigned long mem = damon_acma_mem_bytes();
+	int room = (acma.cfg.max_mem - min(mem, acma.cfg.max_mem)) /
+		acma.block_size - damon_acma_adding_blocks();
+	int i, marked = 0;
+
+	n = min(n, room);
+	for (i = 0; i < acma.nr_blocks && marked < n; i++) {
+		if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED)
+			continue;
+		acma.blocks[i] = DAMON_ACMA_BLOCK_ADDING;
+		marked++;
+	}
+	return marked;
+}
+
+/*
+ * The backstop for a workload that outgrows the headroom between two steps
+ * (kdamond comes back late on a busy system): when memory runs so low that
+ * the kernel reclaims, removed blocks come back at once.  Nothing is freed
+ * here; the blocks are added by the resize work.
+ */
+static unsigned long damon_acma_shrink_count(struct shrinker *shrinker,
+		struct shrink_control *sc)
+{
+	return READ_ONCE(acma.scaling) ? acma.block_size >> PAGE_SHIFT : 0;
+}
+
+static unsigned long damon_acma_shrink_scan(struct shrinker *shrinker,
+		struct shrink_control *sc)
+{
+	bool queue = false;
+
+	if (!mutex_trylock(&acma.lock))
+		return SHRINK_STOP;
+	if (acma.scaling && !damon_acma_adding_blocks())
+		queue = damon_acma_want_blocks(DAMON_ACMA_MAX_ADDS / 4);
+	mutex_unlock(&acma.lock);
+	if (queue)
+		queue_work(system_long_wq, &acma.resize_work);
+	return SHRINK_STOP;
 }
 
 /* Called after each aggregation, in kdamond: move windows, queue resizes. */
@@ -672,15 +794,18 @@ static void damon_acma_step(struct damon_ctx *c)
 	unsigned long mem = damon_acma_mem_bytes();
 	bool over = mem > acma.cfg.max_mem;
 	bool under = mem < acma.cfg.min_mem;
-	bool urgent, wanted, resize = false;
+	long avail = si_mem_available();
+	long headroom = damon_acma_headroom(avail, mem);
+	bool urgent, wanted, spare, resize = false;
 	int i;
 
 	damon_acma_update_pressure();
 	/*
 	 * The pressure of a whole quota interval comes late for a workload
-	 * that grows fast: running short of available memory is urgent too.
+	 * that grows fast (without swap there is none until memory runs out):
+	 * running short of the headroom is urgent too.
 	 */
-	urgent = under || damon_acma_short_of_memory();
+	urgent = under || avail < headroom;
 	wanted = urgent || acma.pressure_us > acma.cfg.mem_pressure_us;
 	/*
 	 * Wanted memory comes from taken chunks of the scale-up window first,
@@ -716,23 +841,31 @@ static void damon_acma_step(struct damon_ctx *c)
 	damon_acma_update_windows();
 	/*
 	 * Removed blocks come back, lowest first, when memory is wanted and
-	 * allowed: a few at a time when it is wanted urgently.
+	 * allowed: when it is wanted urgently, as many as the headroom needs.
 	 */
 	if (wanted) {
-		int room = (acma.cfg.max_mem - min(mem, acma.cfg.max_mem)) /
-			acma.block_size;
-		int n = min(room, urgent ? DAMON_ACMA_MAX_ADDS : 1);
+		unsigned long block_pages = acma.block_size >> PAGE_SHIFT;
+		long short_by = headroom - avail;
+		int n = 1;
 
-		for (i = 0; i < acma.nr_blocks && n > 0; i++) {
-			if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED)
-				continue;
-			acma.blocks[i] = DAMON_ACMA_BLOCK_ADDING;
+		if (mem < acma.cfg.min_mem)
+			short_by = max_t(long, short_by,
+					(acma.cfg.min_mem - mem) >> PAGE_SHIFT);
+		/* blocks on their way count as available already */
+		short_by -= damon_acma_adding_blocks() * block_pages;
+		if (urgent)
+			n = clamp_t(long, DIV_ROUND_UP(max(short_by, 0L),
+					block_pages), 0, DAMON_ACMA_MAX_ADDS);
+		if (damon_acma_want_blocks(n))
 			resize = true;
-			n--;
-		}
 	}
-	/* the scale-down window stops at min_mem, and while memory is wanted */
-	damon_acma_set_window(down, mem > acma.cfg.min_mem && !wanted ?
+	/*
+	 * The scale-down window stops at min_mem, while memory is wanted, and
+	 * while taking a block more would eat into the headroom: a workload
+	 * that grows would get back what it just got, through migration.
+	 */
+	spare = avail > headroom + (long)(acma.block_size >> PAGE_SHIFT);
+	damon_acma_set_window(down, mem > acma.cfg.min_mem && !wanted && spare ?
 			acma.down : -1);
 	/* a removed window has nothing to free until it is added */
 	damon_acma_set_window(up, acma.up >= 0 &&
@@ -861,6 +994,9 @@ static int damon_acma_turn(bool on)
 	int err;
 
 	if (!on) {
+		mutex_lock(&acma.lock);
+		WRITE_ONCE(acma.scaling, false);
+		mutex_unlock(&acma.lock);
 		err = damon_stop(&acma.ctx, 1);
 		damon_acma_unstash_goals(acma.ctx);
 		damon_acma_give_all_back();
@@ -877,7 +1013,16 @@ static int damon_acma_turn(bool on)
 		return err;
 	acma.psi_at = 0;
 	acma.pressure_us = 0;
-	return damon_start(&acma.ctx, 1, true);
+	acma.used_at = 0;
+	acma.growth = 0;
+	acma.step_ms = 0;
+	err = damon_start(&acma.ctx, 1, true);
+	if (err)
+		return err;
+	mutex_lock(&acma.lock);
+	WRITE_ONCE(acma.scaling, true);
+	mutex_unlock(&acma.lock);
+	return 0;
 }
 
 static int damon_acma_enabled_store(const char *val,
@@ -1075,6 +1220,16 @@ static int __init damon_acma_init(void)
 	if (err)
 		return err;
 	acma.ctx->callback.after_aggregation = damon_acma_after_aggregation;
+	acma.shrinker = shrinker_alloc(0, "damon-acma");
+	if (acma.shrinker) {
+		/* called at every reclaim pass, not once per batch of pages */
+		acma.shrinker->batch = 1;
+		acma.shrinker->count_objects = damon_acma_shrink_count;
+		acma.shrinker->scan_objects = damon_acma_shrink_scan;
+		shrinker_register(acma.shrinker);
+	} else {
+		pr_warn("no shrinker: scale-up follows kdamond's steps only\n");
+	}
 
 	/* enabled from the command line */
 	if (enabled)
