@@ -8,11 +8,31 @@
 #   readd-dimm ADDR   device_add again the board's pc-dimm that maps guest
 #                     physical ADDR (after the guest ejected it)
 #   qmp JSON          run one QMP command, answer its reply
+#   rank N            rank N as the BMC reports it to ipmitool over lanplus (the
+#                     way an operator checks it): "ok STATE-NAME TRANSITIONS
+#                     ALLOCATED-BYTES", the last being what the rank's backing
+#                     files still hold on the host (0 once the BMC dropped them)
 #
 # Started by the runner with the run's environment (ACMA_QMP, ACMA_BOARD_FILE,
-# ACMA_SHM_PREFIX); stdin/stdout are the serial line.
+# ACMA_SHM_PREFIX, ACMA_LAN_PORT); stdin/stdout are the serial line.
 . "$(dirname "$0")/lib/runner.sh"
 qmp_sock=$ACMA_QMP
+lan_port=${ACMA_LAN_PORT:-}
+mapfile -t state_names < <("$boardgen" states "$ACMA_BOARD_FILE" | cut -d' ' -f1)
+
+# rank_answer N: the "rank N" request.
+rank_answer() {
+	local raw bytes alloc=0 path
+	raw=$(bmc_admin raw 0x30 0x43 "$1" 2>&1) || { answer "err ipmitool: $(echo "$raw" | tail -n 1)"; return; }
+	read -ra bytes <<< "$(echo "$raw" | tr '\n' ' ')"
+	[ "${#bytes[@]}" -ge 6 ] || { answer "err ipmitool answered '$raw'"; return; }
+	while read -r rank _ path _ _; do
+		[ "$rank" = "$1" ] || continue
+		alloc=$((alloc + $(stat -c '%b * %B' "$path")))
+	done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" /dev/shm "$ACMA_SHM_PREFIX")
+	answer "ok ${state_names[$((16#${bytes[1]}))]:-state$((16#${bytes[1]}))}" \
+		"$((16#${bytes[5]}${bytes[4]}${bytes[3]}${bytes[2]}))" "$alloc"
+}
 
 answer() { printf '%s\n' "$*"; }
 
@@ -32,6 +52,9 @@ while IFS= read -r line; do
 			esac
 		done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" /dev/shm "$ACMA_SHM_PREFIX")
 		[ -n "$found" ] || answer "err no pc-dimm of the board at $addr"
+		;;
+	"rank "*)
+		rank_answer "${line#rank }"
 		;;
 	"qmp "*)
 		answer "ok $(qmp "${line#qmp }" | tr -d '\n')"

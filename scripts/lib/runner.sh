@@ -213,6 +213,7 @@ qemu_start() {
 # host_agent_start: serve the guest's requests (/dev/ttyS2) with scripts/host-agent.sh.
 host_agent_start() {
 	ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$board_file ACMA_SHM_PREFIX=$shm_prefix \
+		ACMA_LAN_PORT=${lan_port:-} \
 		socat "UNIX-CONNECT:$out/hostreq.sock" \
 		EXEC:"$top/scripts/host-agent.sh" > "$out/host-agent.log" 2>&1 < /dev/null &
 	agent_pid=$!

@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DRAM power domains for DAMON_ACMA.
+ *
+ * Learns the machine's DRAM power domains (ranks) from firmware, keeps one
+ * state machine per domain and gives DAMON_ACMA its platform hooks: when a
+ * memory range is gone, every domain it touches that holds no memory any
+ * more is powered off; before a range is added back, every domain it
+ * touches is powered on and that is confirmed, or the add is refused.
+ *
+ * A power-off that fails leaves the domain on and is retried with back-off.
+ * Domains are switched through the BMC (IPMI) or an ACPI method, whichever
+ * the firmware offers.
+ */
+
+#define pr_fmt(fmt) "dram-power: " fmt
+
+#include <linux/acpi.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/init.h>
+#include <linux/ktime.h>
+#include <linux/memory.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include <linux/damon_acma.h>
+#include "dram-power.h"
+
+/* Power-off retries: first after 1 s, doubling up to about a minute. */
+#define DRAM_POWER_RETRY_MIN_MS	1000
+#define DRAM_POWER_RETRY_MAX_MS	64000
+
+static struct dram_power dram_power = {
+	.lock = __MUTEX_INITIALIZER(dram_power.lock),
+};
+
+static const char * const dram_power_state_names[] = {
+	[DRAM_POWER_ON] = "on",
+	[DRAM_POWER_POWERING_OFF] = "powering-off",
+	[DRAM_POWER_OFF] = "off",
+	[DRAM_POWER_POWERING_ON] = "powering-on",
+	[DRAM_POWER_FAILED] = "failed",
+};
+
+const char *dram_power_state_name(enum dram_power_state state)
+{
+	return state < NR_DRAM_POWER_STATES ? dram_power_state_names[state] :
+		"unknown";
+}
+
+/**
+ * dram_power_set_state() - The one setter of a domain's state.
+ * @d:		The domain.
+ * @state:	Its new state.
+ *
+ * Counts the entry and the time spent in the old state, and logs changes
+ * between on and off.
+ */
+void dram_power_set_state(struct dram_power_domain *d,
+		enum dram_power_state state)
+{
+	u64 now = ktime_get_ns();
+
+	if (d->since)
+		d->time_ns[d->state] += now - d->since;
+	d->since = now;
+	if (state == d->state && d->entries[state])
+		return;
+	d->entries[state]++;
+	/* a confirmed change of power: off, or back on */
+	if (state == DRAM_POWER_OFF ||
+	    (state == DRAM_POWER_ON && d->state == DRAM_POWER_POWERING_ON)) {
+		d->transitions++;
+		pr_info("domain %u: %s\n", d->desc.id,
+			dram_power_state_name(state));
+	}
+	d->state = state;
+}
+
+static void dram_power_error(struct dram_power_domain *d, const char *what,
+		int err)
+{
+	d->errors++;
+	scnprintf(d->last_error, sizeof(d->last_error), "%s: %d", what, err);
+	pr_warn_ratelimited("domain %u: %s failed: %d\n", d->desc.id, what, err);
+}
+
+bool dram_power_domain_touches(const struct dram_power_domain *d,
+		u64 start, u64 size)
+{
+	int i;
+
+	for (i = 0; i < d->desc.nr_ranges; i++) {
+		const struct dram_power_range *r = &d->desc.ranges[i];
+
+		if (start < r->start + r->size && r->start < start + size)
+			return true;
+	}
+	return false;
+}
+
+static int dram_power_count_block(struct memory_block *mem, void *arg)
+{
+	unsigned long *counts = arg;
+
+	counts[0]++;
+	if (mem->state == MEM_ONLINE)
+		counts[1]++;
+	return 0;
+}
+
+/* Memory blocks of the domain that exist (present) and that are online. */
+static void dram_power_domain_blocks(const struct dram_power_domain *d,
+		unsigned long *present, unsigned long *online)
+{
+	unsigned long counts[2] = { 0, 0 };
+	int i;
+
+	for (i = 0; i < d->desc.nr_ranges; i++)
+		walk_memory_blocks(d->desc.ranges[i].start,
+				   d->desc.ranges[i].size, counts,
+				   dram_power_count_block);
+	if (present)
+		*present = counts[0];
+	if (online)
+		*online = counts[1];
+}
+
+/**
+ * dram_power_domain_on() - Power a domain on and confirm it.
+ * @dp:	The domains; its lock held.
+ * @d:	The domain.
+ *
+ * Waits for the firmware's confirmation, read back, and for the exit latency
+ * of the state the domain leaves.
+ *
+ * Return: 0 when the domain is on, else a negative error: the domain is
+ * then "failed" and none of its memory may be added.
+ */
+int dram_power_domain_on(struct dram_power *dp, struct dram_power_domain *d)
+{
+	u64 t0 = ktime_get_ns(), latency = 0, spent;
+	u8 value = 0xff;
+	int err;
+
+	lockdep_assert_held(&dp->lock);
+	if (d->state == DRAM_POWER_ON)
+		return 0;
+	if (!dp->backend) {
+		dram_power_error(d, "power-on", -ENODEV);
+		return -ENODEV;
+	}
+	if (d->state == DRAM_POWER_OFF)
+		latency = dp->map.states[dp->off_value].exit_latency_ns;
+	else
+		latency = dp->map.states[dp->map.nr_states - 1].exit_latency_ns;
+	dram_power_set_state(d, DRAM_POWER_POWERING_ON);
+	err = dp->backend->set(d->desc.id, 0);
+	if (!err)
+		err = dp->backend->get(d->desc.id, &value);
+	if (!err && value != 0)
+		err = -EIO;
+	if (err) {
+		dram_power_error(d, "power-on", err);
+		dram_power_set_state(d, DRAM_POWER_FAILED);
+		return err;
+	}
+	spent = ktime_get_ns() - t0;
+	if (spent < latency)
+		fsleep(div_u64(latency - spent, NSEC_PER_USEC));
+	d->backoff_ms = 0;
+	dram_power_set_state(d, DRAM_POWER_ON);
+	return 0;
+}
+
+/**
+ * dram_power_domain_off() - Power a domain off if it holds no memory.
+ * @dp:	The domains; its lock held.
+ * @d:	The domain.
+ *
+ * A domain with any memory block present (online or not) stays on.  When
+ * firmware does not confirm the power-off the domain counts as on (the
+ * state it must be assumed in) and the power-off is retried with back-off.
+ *
+ * Return: 0 when the domain is off or must stay on, else a negative error.
+ */
+int dram_power_domain_off(struct dram_power *dp, struct dram_power_domain *d)
+{
+	unsigned long present;
+	u8 value = 0xff;
+	int err;
+
+	lockdep_assert_held(&dp->lock);
+	if (d->state == DRAM_POWER_OFF)
+		return 0;
+	dram_power_domain_blocks(d, &present, NULL);
+	if (present)
+		return 0;
+	if (!dp->backend) {
+		err = -ENODEV;
+		goto retry;
+	}
+	dram_power_set_state(d, DRAM_POWER_POWERING_OFF);
+	err = dp->backend->set(d->desc.id, dp->off_value);
+	if (!err)
+		err = dp->backend->get(d->desc.id, &value);
+	if (!err && value != dp->off_value)
+		err = -EIO;
+	if (!err) {
+		d->backoff_ms = 0;
+		dram_power_set_state(d, DRAM_POWER_OFF);
+		return 0;
+	}
+	dram_power_set_state(d, DRAM_POWER_ON);
+retry:
+	dram_power_error(d, "power-off", err);
+	d->backoff_ms = clamp(d->backoff_ms * 2, DRAM_POWER_RETRY_MIN_MS,
+			      DRAM_POWER_RETRY_MAX_MS);
+	mod_delayed_work(system_wq, &d->retry, msecs_to_jiffies(d->backoff_ms));
+	return err;
+}
+
+static void dram_power_retry_fn(struct work_struct *work)
+{
+	struct dram_power_domain *d = container_of(to_delayed_work(work),
+			struct dram_power_domain, retry);
+
+	mutex_lock(&dram_power.lock);
+	if (d->state == DRAM_POWER_ON || d->state == DRAM_POWER_FAILED)
+		dram_power_domain_off(&dram_power, d);
+	mutex_unlock(&dram_power.lock);
+}
+
+/* DAMON_ACMA's platform hooks */
+
+static int dram_power_range_wanted(phys_addr_t start, unsigned long size)
+{
+	struct dram_power *dp = &dram_power;
+	int i, err = 0;
+
+	mutex_lock(&dp->lock);
+	for (i = 0; i < dp->map.nr_domains && !err; i++) {
+		struct dram_power_domain *d = &dp->domains[i];
+
+		if (dram_power_domain_touches(d, start, size))
+			err = dram_power_domain_on(dp, d);
+	}
+	mutex_unlock(&dp->lock);
+	return err;
+}
+
+static void dram_power_range_gone(phys_addr_t start, unsigned long size)
+{
+	struct dram_power *dp = &dram_power;
+	int i;
+
+	mutex_lock(&dp->lock);
+	for (i = 0; i < dp->map.nr_domains; i++) {
+		struct dram_power_domain *d = &dp->domains[i];
+
+		if (dram_power_domain_touches(d, start, size))
+			dram_power_domain_off(dp, d);
+	}
+	mutex_unlock(&dp->lock);
+}
+
+static const struct damon_acma_platform_ops dram_power_acma_ops = {
+	.range_wanted = dram_power_range_wanted,
+	.range_gone = dram_power_range_gone,
+};
+
+/* sysfs: /sys/devices/system/dram_power/ */
+
+static struct dram_power_domain *to_domain(struct device *dev)
+{
+	return container_of(dev, struct dram_power_domain, dev);
+}
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+		char *buf)
+{
+	enum dram_power_state state;
+
+	mutex_lock(&dram_power.lock);
+	state = to_domain(dev)->state;
+	mutex_unlock(&dram_power.lock);
+	return sysfs_emit(buf, "%s\n", dram_power_state_name(state));
+}
+static DEVICE_ATTR_RO(state);
+
+static ssize_t dimm_show(struct device *dev, struct device_attribute *attr,
+		char *buf)
+{
+	return sysfs_emit(buf, "DIMM%u\n", to_domain(dev)->desc.component);
+}
+static DEVICE_ATTR_RO(dimm);
+
+static ssize_t ranges_show(struct device *dev, struct device_attribute *attr,
+		char *buf)
+{
+	struct dram_power_domain *d = to_domain(dev);
+	int i, n = 0;
+
+	for (i = 0; i < d->desc.nr_ranges; i++)
+		n += sysfs_emit_at(buf, n, "0x%llx-0x%llx\n",
+				   d->desc.ranges[i].start,
+				   d->desc.ranges[i].start +
+				   d->desc.ranges[i].size - 1);
+	return n;
+}
+static DEVICE_ATTR_RO(ranges);
+
+static ssize_t blocks_show(struct device *dev, struct device_attribute *attr,
+		char *buf)
+{
+	struct dram_power_domain *d = to_domain(dev);
+	unsigned long bs = memory_block_size_bytes();
+	int i, n = 0;
+
+	for (i = 0; i < d->desc.nr_ranges; i++) {
+		const struct dram_power_range *r = &d->desc.ranges[i];
+		unsigned long first = r->start / bs;
+		unsigned long last = (r->start + r->size - 1) / bs;
+
+		if (first == last)
+			n += sysfs_emit_at(buf, n, "%s%lu", i ? "," : "", first);
+		else
+			n += sysfs_emit_at(buf, n, "%s%lu-%lu", i ? "," : "",
+					   first, last);
+	}
+	n += sysfs_emit_at(buf, n, "\n");
+	return n;
+}
+static DEVICE_ATTR_RO(blocks);
+
+static ssize_t online_blocks_show(struct device *dev,
+		struct device_attribute *attr, char *buf)
+{
+	unsigned long online;
+
+	dram_power_domain_blocks(to_domain(dev), NULL, &online);
+	return sysfs_emit(buf, "%lu\n", online);
+}
+static DEVICE_ATTR_RO(online_blocks);
+
+static u32 dram_power_domain_mw(const struct dram_power_domain *d)
+{
+	const struct dram_power_map *map = &dram_power.map;
+
+	switch (d->state) {
+	case DRAM_POWER_OFF:
+		return map->states[dram_power.off_value].power_mw;
+	default:
+		/* on, or maybe on: count it on */
+		return map->states[0].power_mw;
+	}
+}
+
+static ssize_t power_mw_show(struct device *dev,
+		struct device_attribute *attr, char *buf)
+{
+	u32 mw;
+
+	mutex_lock(&dram_power.lock);
+	mw = dram_power_domain_mw(to_domain(dev));
+	mutex_unlock(&dram_power.lock);
+	return sysfs_emit(buf, "%u\n", mw);
+}
+static DEVICE_ATTR_RO(power_mw);
+
+static ssize_t on_power_mw_show(struct device *dev,
+		struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dram_power.map.states[0].power_mw);
+}
+static DEVICE_ATTR_RO(on_power_mw);
+
+/* Per-state figures up to now: entries and time, ns. */
+static void dram_power_snapshot(struct dram_power_domain *d, u64 *entries,
+		u64 *time_ns)
+{
+	mutex_lock(&dram_power.lock);
+	memcpy(entries, d->entries, sizeof(d->entries));
+	memcpy(time_ns, d->time_ns, sizeof(d->time_ns));
+	if (d->since)
+		time_ns[d->state] += ktime_get_ns() - d->since;
+	mutex_unlock(&dram_power.lock);
+}
+
+static ssize_t transitions_show(struct device *dev,
+		struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(to_domain(dev)->transitions));
+}
+static DEVICE_ATTR_RO(transitions);
+
+static ssize_t time_off_ms_show(struct device *dev,
+		struct device_attribute *attr, char *buf)
+{
+	u64 entries[NR_DRAM_POWER_STATES], time_ns[NR_DRAM_POWER_STATES];
+
+	dram_power_snapshot(to_domain(dev), entries, time_ns);
+	return sysfs_emit(buf, "%llu\n",
+			  div_u64(time_ns[DRAM_POWER_OFF], NSEC_PER_MSEC));
+}
+static DEVICE_ATTR_RO(time_off_ms);
+
+static ssize_t stat_show(struct device *dev, struct device_attribute *attr,
+		char *buf)
+{
+	u64 entries[NR_DRAM_POWER_STATES], time_ns[NR_DRAM_POWER_STATES];
+	int s, n = 0;
+
+	dram_power_snapshot(to_domain(dev), entries, time_ns);
+	for (s = 0; s < NR_DRAM_POWER_STATES; s++)
+		n += sysfs_emit_at(buf, n, "%s %llu %llu\n",
+				   dram_power_state_name(s), entries[s],
+				   div_u64(time_ns[s], NSEC_PER_MSEC));
+	return n;
+}
+static DEVICE_ATTR_RO(stat);
+
+static ssize_t errors_show(struct device *dev, struct device_attribute *attr,
+		char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(to_domain(dev)->errors));
+}
+static DEVICE_ATTR_RO(errors);
+
+static ssize_t last_error_show(struct device *dev,
+		struct device_attribute *attr, char *buf)
+{
+	struct dram_power_domain *d = to_domain(dev);
+	ssize_t n;
+
+	mutex_lock(&dram_power.lock);
+	n = sysfs_emit(buf, "%s\n", d->errors ? d->last_error : "none");
+	mutex_unlock(&dram_power.lock);
+	return n;
+}
+static DEVICE_ATTR_RO(last_error);
+
+static struct attribute *dram_power_domain_attrs[] = {
+	&dev_attr_state.attr,
+	&dev_attr_dimm.attr,
+	&dev_attr_ranges.attr,
+	&dev_attr_blocks.attr,
+	&dev_attr_online_blocks.attr,
+	&dev_attr_power_mw.attr,
+	&dev_attr_on_power_mw.attr,
+	&dev_attr_transitions.attr,
+	&dev_attr_time_off_ms.attr,
+	&dev_attr_stat.attr,
+	&dev_attr_errors.attr,
+	&dev_attr_last_error.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(dram_power_domain);
+
+static ssize_t backend_show(struct device *dev, struct device_attribute *attr,
+		char *buf)
+{
+	const struct dram_power_backend *be = READ_ONCE(dram_power.backend);
+
+	return sysfs_emit(buf, "%s\n", be ? be->name : "none");
+}
+static DEVICE_ATTR_RO(backend);
+
+static ssize_t nr_domains_show(struct device *dev,
+		struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", dram_power.map.nr_domains);
+}
+static DEVICE_ATTR_RO(nr_domains);
+
+static struct attribute *dram_power_root_attrs[] = {
+	&dev_attr_backend.attr,
+	&dev_attr_nr_domains.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(dram_power_root);
+
+static const struct bus_type dram_power_subsys = {
+	.name = "dram_power",
+	.dev_name = "domain",
+};
+
+static void dram_power_domain_release(struct device *dev)
+{
+	/* the domains live as long as the kernel */
+}
+
+static int __init dram_power_add_domains(struct dram_power *dp)
+{
+	int i, err;
+
+	err = subsys_system_register(&dram_power_subsys, dram_power_root_groups);
+	if (err)
+		return err;
+	for (i = 0; i < dp->map.nr_domains; i++) {
+		struct dram_power_domain *d = &dp->domains[i];
+
+		d->desc = dp->map.domains[i];
+		INIT_DELAYED_WORK(&d->retry, dram_power_retry_fn);
+		dram_power_set_state(d, DRAM_POWER_ON);
+		d->dev.id = d->desc.id;
+		d->dev.bus = &dram_power_subsys;
+		d->dev.groups = dram_power_domain_groups;
+		d->dev.release = dram_power_domain_release;
+		err = device_register(&d->dev);
+		if (err) {
+			put_device(&d->dev);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Firmware's view of each domain, once its interface answers: a domain that
+ * is off while none of its memory is present is off for us too; one that is
+ * off while memory is present is a firmware fault, and is powered on.
+ */
+static void dram_power_sync(struct dram_power *dp)
+{
+	int i;
+
+	mutex_lock(&dp->lock);
+	for (i = 0; i < dp->map.nr_domains; i++) {
+		struct dram_power_domain *d = &dp->domains[i];
+		unsigned long present;
+		u8 value;
+		int err;
+
+		err = dp->backend->get(d->desc.id, &value);
+		if (err) {
+			dram_power_error(d, "reading the state", err);
+			continue;
+		}
+		if (value == 0)
+			continue;
+		dram_power_domain_blocks(d, &present, NULL);
+		if (!present) {
+			dram_power_set_state(d, DRAM_POWER_OFF);
+			continue;
+		}
+		pr_err("domain %u is off in firmware but holds memory\n",
+		       d->desc.id);
+		dram_power_set_state(d, DRAM_POWER_OFF);
+		dram_power_domain_on(dp, d);
+	}
+	mutex_unlock(&dp->lock);
+}
+
+/* Pick the back end the firmware offers, once it is there. */
+static void dram_power_probe_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(dram_power_probe_work, dram_power_probe_fn);
+
+static void dram_power_probe_fn(struct work_struct *work)
+{
+	struct dram_power *dp = &dram_power;
+	const struct dram_power_backend *be;
+	static unsigned int tries;
+	u8 value;
+
+	be = dram_power_acpi_backend();
+	if (!be)
+		be = dram_power_ipmi_backend(&dp->map);
+	if (be && !be->get(dp->domains[0].desc.id, &value)) {
+		mutex_lock(&dp->lock);
+		WRITE_ONCE(dp->backend, be);
+		mutex_unlock(&dp->lock);
+		pr_info("%d domains, switched through %s\n",
+			dp->map.nr_domains, be->name);
+		dram_power_sync(dp);
+		return;
+	}
+	/* the firmware interface comes up later than we do: wait for it */
+	if (++tries == 30)
+		pr_warn("no firmware interface answers yet; domains stay on\n");
+	schedule_delayed_work(&dram_power_probe_work,
+			      msecs_to_jiffies(min(tries, 10U) * 200));
+}
+
+static int __init dram_power_init(void)
+{
+	struct dram_power *dp = &dram_power;
+	struct acpi_table_header *table;
+	char why[160];
+	acpi_status status;
+	int off, err;
+
+	if (acpi_disabled)
+		return 0;
+	status = acpi_get_table(ACPI_SIG_MPST, 0, &table);
+	if (ACPI_FAILURE(status))
+		return 0;
+	err = dram_power_parse_mpst(table, table->length, &dp->map, why,
+				    sizeof(why));
+	acpi_put_table(table);
+	if (err == -EINVAL)
+		pr_err("MPST refused: %s\n", why);
+	if (err)
+		return err;
+	off = dram_power_off_value(&dp->map);
+	if (off < 0) {
+		pr_info("MPST has no state but on: nothing to switch\n");
+		dram_power_free_map(&dp->map);
+		return 0;
+	}
+	dp->off_value = off;
+	dp->domains = kcalloc(dp->map.nr_domains, sizeof(*dp->domains),
+			      GFP_KERNEL);
+	if (!dp->domains)
+		return -ENOMEM;
+	err = dram_power_add_domains(dp);
+	if (err) {
+		pr_err("sysfs: %d\n", err);
+		return err;
+	}
+	err = damon_acma_register_platform(&dram_power_acma_ops);
+	if (err)
+		pr_warn("DAMON_ACMA hooks not registered: %d\n", err);
+	schedule_delayed_work(&dram_power_probe_work, 0);
+	return 0;
+}
+late_initcall(dram_power_init);

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the DRAM power domains: the MPST parser with good and
+ * broken tables, and the domain state machine with a firmware back end that
+ * fails on demand.  The domains tested have their ranges far above any
+ * memory, so they hold no memory blocks.
+ */
+
+#include <kunit/test.h>
+#include <linux/acpi.h>
+#include <linux/string.h>
+
+#include "dram-power.h"
+
+/* A table under construction. */
+struct mpst_buf {
+	u8 b[1024];
+	size_t len;
+	size_t nodes_at;
+};
+
+static void put(struct mpst_buf *t, u64 v, int bytes)
+{
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		t->b[t->len++] = v >> (8 * i);
+}
+
+static void mpst_start(struct mpst_buf *t, u16 nodes)
+{
+	memset(t, 0, sizeof(*t));
+	memcpy(t->b, ACPI_SIG_MPST, 4);
+	t->len = sizeof(struct acpi_table_header);
+	put(t, 0, 4);		/* channel id, reserved */
+	t->nodes_at = t->len;
+	put(t, nodes, 2);
+	put(t, 0, 2);
+}
+
+/* A node with states 0..n-1, characteristics index = value, one DIMM. */
+static void mpst_node(struct mpst_buf *t, u16 id, u64 base, u64 size, int n)
+{
+	int i;
+
+	put(t, ACPI_MPST_ENABLED | ACPI_MPST_POWER_MANAGED, 1);
+	put(t, 0, 1);
+	put(t, id, 2);
+	put(t, sizeof(struct acpi_mpst_power_node) + 2 * n + 2, 4);
+	put(t, base, 8);
+	put(t, size, 8);
+	put(t, n, 4);
+	put(t, 1, 4);
+	for (i = 0; i < n; i++) {
+		put(t, i, 1);
+		put(t, i, 1);
+	}
+	put(t, id / 2, 2);
+}
+
+/* "on" 1350 mW kept, "off" 0 mW, 20 ms exit latency, lost. */
+static void mpst_end(struct mpst_buf *t)
+{
+	put(t, 2, 2);
+	put(t, 0, 2);
+	put(t, 1, 1); put(t, ACPI_MPST_PRESERVE, 1); put(t, 0, 2);
+	put(t, 1350, 4); put(t, 0, 4); put(t, 0, 8); put(t, 0, 8);
+	put(t, 1, 1); put(t, 0, 1); put(t, 0, 2);
+	put(t, 0, 4); put(t, 100, 4); put(t, 20000000, 8); put(t, 0, 8);
+	t->b[4] = t->len;
+	t->b[5] = t->len >> 8;
+}
+
+static struct mpst_buf *mpst_new(struct kunit *test)
+{
+	struct mpst_buf *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	return t;
+}
+
+#define HIGH	0x700000000000ULL	/* far above any memory */
+#define SZ	0x20000000ULL
+
+static void mpst_good(struct mpst_buf *t)
+{
+	mpst_start(t, 2);
+	mpst_node(t, 0, HIGH, SZ, 2);
+	mpst_node(t, 1, HIGH + SZ, SZ, 2);
+	mpst_end(t);
+}
+
+static int parse(struct kunit *test, struct mpst_buf *t,
+		struct dram_power_map *map, char *why)
+{
+	int err = dram_power_parse_mpst(t->b, t->len, map, why, 160);
+
+	if (err)
+		kunit_info(test, "refused: %s", why);
+	return err;
+}
+
+static void mpst_test_good(struct kunit *test)
+{
+	struct dram_power_map map;
+	struct mpst_buf *t = mpst_new(test);
+	char why[160];
+
+	mpst_good(t);
+	KUNIT_ASSERT_EQ(test, parse(test, t, &map, why), 0);
+	KUNIT_EXPECT_EQ(test, map.nr_domains, 2);
+	KUNIT_EXPECT_EQ(test, map.domains[1].id, 1);
+	KUNIT_EXPECT_EQ(test, map.domains[1].nr_ranges, 1);
+	KUNIT_EXPECT_EQ(test, map.domains[1].ranges[0].start, HIGH + SZ);
+	KUNIT_EXPECT_EQ(test, map.nr_states, 2);
+	KUNIT_EXPECT_EQ(test, map.states[0].power_mw, 1350);
+	KUNIT_EXPECT_TRUE(test, map.states[0].kept);
+	KUNIT_EXPECT_FALSE(test, map.states[1].kept);
+	KUNIT_EXPECT_EQ(test, map.states[1].exit_latency_ns, 20000000ULL);
+	KUNIT_EXPECT_EQ(test, dram_power_off_value(&map), 1);
+	dram_power_free_map(&map);
+}
+
+/* Nodes with one id are one interleaved domain with several ranges. */
+static void mpst_test_interleaved(struct kunit *test)
+{
+	struct dram_power_map map;
+	struct mpst_buf *t = mpst_new(test);
+	char why[160];
+
+	mpst_start(t, 4);
+	mpst_node(t, 0, HIGH, SZ / 4, 2);
+	mpst_node(t, 1, HIGH + SZ / 4, SZ / 4, 2);
+	mpst_node(t, 0, HIGH + SZ / 2, SZ / 4, 2);
+	mpst_node(t, 1, HIGH + 3 * SZ / 4, SZ / 4, 2);
+	mpst_end(t);
+	KUNIT_ASSERT_EQ(test, parse(test, t, &map, why), 0);
+	KUNIT_EXPECT_EQ(test, map.nr_domains, 2);
+	KUNIT_EXPECT_EQ(test, map.domains[0].nr_ranges, 2);
+	KUNIT_EXPECT_EQ(test, map.domains[0].ranges[1].start, HIGH + SZ / 2);
+	dram_power_free_map(&map);
+}
+
+static void expect_refused(struct kunit *test, struct mpst_buf *t,
+		const char *reason)
+{
+	struct dram_power_map map;
+	char why[160] = "";
+
+	KUNIT_EXPECT_EQ(test, parse(test, t, &map, why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, reason),
+				  "reason \"%s\", want \"%s\"", why, reason);
+	KUNIT_EXPECT_NULL(test, map.domains);
+}
+
+static void mpst_test_short(struct kunit *test)
+{
+	struct mpst_buf *t = mpst_new(test);
+
+	mpst_good(t);
+	t->len = 20;
+	expect_refused(test, t, "too short");
+	mpst_good(t);
+	t->len -= 4;
+	expect_refused(test, t, "header length");
+	/* the header agrees, but the last node is cut */
+	mpst_start(t, 2);
+	mpst_node(t, 0, HIGH, SZ, 2);
+	t->b[4] = t->len + 10;
+	t->len += 10;
+	expect_refused(test, t, "runs past the end");
+}
+
+static void mpst_test_zero_length(struct kunit *test)
+{
+	struct mpst_buf *t = mpst_new(test);
+
+	mpst_start(t, 1);
+	mpst_node(t, 0, HIGH, 0, 2);
+	mpst_end(t);
+	expect_refused(test, t, "empty");
+}
+
+static void mpst_test_overlap(struct kunit *test)
+{
+	struct mpst_buf *t = mpst_new(test);
+
+	mpst_start(t, 2);
+	mpst_node(t, 0, HIGH, SZ, 2);
+	mpst_node(t, 1, HIGH + SZ / 2, SZ, 2);
+	mpst_end(t);
+	expect_refused(test, t, "overlap");
+}
+
+static void mpst_test_bad_counts(struct kunit *test)
+{
+	struct mpst_buf *t = mpst_new(test);
+
+	/* more nodes counted than there are */
+	mpst_start(t, 3);
+	mpst_node(t, 0, HIGH, SZ, 2);
+	mpst_node(t, 1, HIGH + SZ, SZ, 2);
+	mpst_end(t);
+	expect_refused(test, t, "node 2");
+	/* a node length that does not match its counts */
+	mpst_good(t);
+	t->b[sizeof(struct acpi_table_mpst) + 4] += 2;
+	expect_refused(test, t, "does not match");
+	/* 300 power states */
+	mpst_good(t);
+	t->b[sizeof(struct acpi_table_mpst) + 24] = 300 & 0xff;
+	t->b[sizeof(struct acpi_table_mpst) + 25] = 300 >> 8;
+	expect_refused(test, t, "300 power states");
+	/* a characteristics index past the characteristics */
+	mpst_good(t);
+	t->b[sizeof(struct acpi_table_mpst) + 32 + 3] = 5;
+	t->b[sizeof(struct acpi_table_mpst) + 38 + 32 + 3] = 5;
+	expect_refused(test, t, "characteristics 5 of 2");
+	/* no node at all */
+	mpst_start(t, 0);
+	mpst_end(t);
+	expect_refused(test, t, "no memory power node");
+}
+
+/* The state machine, with a back end that fails on demand. */
+
+static int fake_fail_set, fake_fail_get;
+static u8 fake_state[2];
+
+static int fake_get(u16 id, u8 *value)
+{
+	if (fake_fail_get)
+		return -ETIMEDOUT;
+	*value = fake_state[id];
+	return 0;
+}
+
+static int fake_set(u16 id, u8 value)
+{
+	if (fake_fail_set)
+		return -EIO;
+	fake_state[id] = value;
+	return 0;
+}
+
+static void fake_retry(struct work_struct *work)
+{
+}
+
+static const struct dram_power_backend fake_backend = {
+	.name = "fake",
+	.get = fake_get,
+	.set = fake_set,
+};
+
+static void dram_power_test_state_machine(struct kunit *test)
+{
+	struct dram_power *dp = kunit_kzalloc(test, sizeof(*dp), GFP_KERNEL);
+	struct dram_power_domain *d;
+	struct mpst_buf *t = mpst_new(test);
+	char why[160];
+
+	KUNIT_ASSERT_NOT_NULL(test, dp);
+	mutex_init(&dp->lock);
+	mpst_good(t);
+	KUNIT_ASSERT_EQ(test, parse(test, t, &dp->map, why), 0);
+	dp->domains = kunit_kcalloc(test, 2, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, dp->domains);
+	dp->backend = &fake_backend;
+	dp->off_value = dram_power_off_value(&dp->map);
+	d = &dp->domains[1];
+	d->desc = dp->map.domains[1];
+	INIT_DELAYED_WORK(&d->retry, fake_retry);
+	dram_power_set_state(d, DRAM_POWER_ON);
+	fake_state[1] = 0;
+	fake_fail_set = fake_fail_get = 0;
+
+	KUNIT_EXPECT_TRUE(test, dram_power_domain_touches(d, HIGH + SZ, 4096));
+	KUNIT_EXPECT_FALSE(test, dram_power_domain_touches(d, HIGH, SZ));
+
+	mutex_lock(&dp->lock);
+	/* no memory present: goes off, confirmed */
+	KUNIT_EXPECT_EQ(test, dram_power_domain_off(dp, d), 0);
+	KUNIT_EXPECT_EQ(test, d->state, DRAM_POWER_OFF);
+	KUNIT_EXPECT_EQ(test, fake_state[1], 1);
+	KUNIT_EXPECT_EQ(test, d->transitions, 1ULL);
+
+	/* firmware does not answer: the power-on fails, no memory may come */
+	fake_fail_set = 1;
+	KUNIT_EXPECT_EQ(test, dram_power_domain_on(dp, d), -EIO);
+	KUNIT_EXPECT_EQ(test, d->state, DRAM_POWER_FAILED);
+	KUNIT_EXPECT_EQ(test, d->errors, 1ULL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(d->last_error, "power-on"));
+
+	/* it answers again: on, after the exit latency */
+	fake_fail_set = 0;
+	KUNIT_EXPECT_EQ(test, dram_power_domain_on(dp, d), 0);
+	KUNIT_EXPECT_EQ(test, d->state, DRAM_POWER_ON);
+	KUNIT_EXPECT_EQ(test, fake_state[1], 0);
+	KUNIT_EXPECT_EQ(test, d->transitions, 2ULL);
+
+	/* a power-off firmware refuses leaves the domain on, retried later */
+	fake_fail_set = 1;
+	KUNIT_EXPECT_EQ(test, dram_power_domain_off(dp, d), -EIO);
+	KUNIT_EXPECT_EQ(test, d->state, DRAM_POWER_ON);
+	KUNIT_EXPECT_EQ(test, d->errors, 2ULL);
+	KUNIT_EXPECT_EQ(test, d->backoff_ms, 1000U);
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&d->retry));
+	cancel_delayed_work(&d->retry);
+	KUNIT_EXPECT_EQ(test, dram_power_domain_off(dp, d), -EIO);
+	KUNIT_EXPECT_EQ(test, d->backoff_ms, 2000U);
+	cancel_delayed_work(&d->retry);
+
+	/* every state was counted */
+	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_POWERING_OFF], 3ULL);
+	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_POWERING_ON], 2ULL);
+	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_FAILED], 1ULL);
+	mutex_unlock(&dp->lock);
+	dram_power_free_map(&dp->map);
+}
+
+static struct kunit_case dram_power_test_cases[] = {
+	KUNIT_CASE(mpst_test_good),
+	KUNIT_CASE(mpst_test_interleaved),
+	KUNIT_CASE(mpst_test_short),
+	KUNIT_CASE(mpst_test_zero_length),
+	KUNIT_CASE(mpst_test_overlap),
+	KUNIT_CASE(mpst_test_bad_counts),
+	KUNIT_CASE(dram_power_test_state_machine),
+	{},
+};
+
+static struct kunit_suite dram_power_test_suite = {
+	.name = "dram-power",
+	.test_cases = dram_power_test_cases,
+};
+kunit_test_suite(dram_power_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the DRAM power domains");
+MODULE_LICENSE("GPL");
