@@ -94,7 +94,7 @@ GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%)
 INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
-.PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs \
+.PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards \
 	board-check acpi run test bench kernel-patches clean distclean
 
 all: kernel initramfs $(if $(BMC_SRCS),$(BMC_PLUGIN)) $(ACPI_TABLES)
@@ -207,9 +207,21 @@ run: all
 	@scripts/run-board.sh --mode demo --board $(BOARD_FILE) --kernel $(KIMAGE) \
 		--initrd $(INITRAMFS) --out $(B)/run $(ACPI_ARGS)
 
-test: all $(UNIT_TESTS)
+# make test also runs the DRAM power tests on the boards that take the other firmware
+# paths, as BOARD:GLOB[,GLOB...] (each configured in build/BOARD/.config); not when
+# TESTS= picks tests, nor with TEST_BOARDS= .
+TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85*
+TEST_ALSO := $(if $(TESTS),,$(filter-out $(BOARD):%,$(TEST_BOARDS)))
+
+test-boards:
+	@for tb in $(TEST_ALSO); do b=$${tb%%:*}; mkdir -p $(O)/$$b; \
+		[ -f $(O)/$$b/.config ] || $(MAKE) -s KCONFIG_CONFIG=$(O)/$$b/.config $${b}_defconfig \
+			> /dev/null || exit 1; \
+		$(MAKE) -s KCONFIG_CONFIG=$(O)/$$b/.config all || exit 1; done
+
+test: all $(UNIT_TESTS) test-boards
 	@TESTS='$(TESTS)' scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
-		--out $(B)/test $(ACPI_ARGS)
+		--out $(B)/test $(ACPI_ARGS) $(foreach tb,$(TEST_ALSO),--also '$(tb)')
 
 bench: all
 	@scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \

@@ -12,9 +12,11 @@
 #                     way an operator checks it): "ok STATE-NAME TRANSITIONS
 #                     ALLOCATED-BYTES", the last being what the rank's backing
 #                     files still hold on the host (0 once the BMC dropped them)
+#   bmc hang|resume   stop the BMC process (SIGSTOP: it answers nothing, as a hung
+#                     BMC) or let it go on (SIGCONT)
 #
 # Started by the runner with the run's environment (ACMA_QMP, ACMA_BOARD_FILE,
-# ACMA_SHM_PREFIX, ACMA_LAN_PORT); stdin/stdout are the serial line.
+# ACMA_SHM_PREFIX, ACMA_LAN_PORT, ACMA_BMC_PID); stdin/stdout are the serial line.
 . "$(dirname "$0")/lib/runner.sh"
 qmp_sock=$ACMA_QMP
 lan_port=${ACMA_LAN_PORT:-}
@@ -52,6 +54,15 @@ while IFS= read -r line; do
 			esac
 		done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" /dev/shm "$ACMA_SHM_PREFIX")
 		[ -n "$found" ] || answer "err no pc-dimm of the board at $addr"
+		;;
+	"bmc hang"|"bmc resume")
+		sig=STOP
+		[ "$line" = "bmc resume" ] && sig=CONT
+		if [ -n "${ACMA_BMC_PID:-}" ] && kill -$sig "$ACMA_BMC_PID" 2>/dev/null; then
+			answer "ok $line"
+		else
+			answer "err no BMC process to signal"
+		fi
 		;;
 	"rank "*)
 		rank_answer "${line#rank }"

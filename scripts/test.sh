@@ -4,6 +4,11 @@
 # `make test`: the host unit tests, then the end-to-end tests on the selected board.
 #
 #   test.sh --board FILE --kernel IMAGE --initrd CPIO --out DIR [--acpitable AML]...
+#           [--also BOARD:GLOB[,GLOB]...]...
+#
+# --also runs, after the selected board, the end-to-end tests matching the globs on
+# another board (built beforehand by make: build/BOARD/), in the same TAP stream, the
+# results named BOARD/...: make test covers the other firmware paths this way.
 #
 # Everything is reported as one TAP stream; the last line is
 # "N passed, N failed, N skipped" and the exit status is non-zero on any failure.
@@ -15,11 +20,29 @@
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
-runner_args "$@"
-# TESTS=GLOB (make test TESTS='8*') runs only the host and guest end-to-end tests
-# whose file names match; the unit, build and log checks always run.
-tests=${TESTS:-*}
-[ -n "${TESTS:-}" ] && CONFIG_GUEST_CMDLINE="${CONFIG_GUEST_CMDLINE:-} acma.tests=$TESTS"
+also=()
+args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--also) also+=("$2"); shift 2 ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+runner_args "${args[@]}"
+# TESTS=GLOB[,GLOB...] (make test TESTS='8*') runs only the host and guest end-to-end
+# tests whose file names match; the unit, build and log checks always run.
+guest_cmdline=${CONFIG_GUEST_CMDLINE:-}
+
+# matches NAME GLOBS: does NAME match one of the comma-separated GLOBS?
+matches() {
+	local g
+	IFS=, read -ra globs <<< "$2"
+	for g in "${globs[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $1 == $g ]] && return 0
+	done
+	return 1
+}
 
 n=0 passed=0 failed=0 skipped=0
 t0=$(date +%s)
@@ -81,57 +104,73 @@ for t in "$top"/tests/build/*.sh; do
 done
 t_unit=$(date +%s)
 
-echo "# end-to-end tests: board $BOARD_NAME in QEMU"
-bmc_start
-qemu_start test "$kernel" "$initrd" -S
-export ACMA_OUT=$out ACMA_LAN_PORT=$lan_port ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$board
-export ACMA_SHM_PREFIX=$shm_prefix
-for t in "$top"/tests/e2e/host/*.sh; do
-	# shellcheck disable=SC2254
-	case $(basename "$t") in $tests) ;; *) continue ;; esac
-	run_test host/ "$t"
-done
-qmp '{"execute":"cont"}' > /dev/null
-if qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
-	if grep -q '^1\.\.' "$out/report.log"; then
-		tap_import "" "$out/report.log"
-		planned=$(tr -d '\r' < "$out/report.log" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p')
-		got=$(grep -c '^\(not \)\?ok ' "$out/report.log" || true)
-		[ "$planned" = "$got" ] ||
-			result fail "guest/complete" "the guest planned $planned tests and reported $got (console: $out/console.log)"
+# e2e OUT BOARD-FILE INITRD PREFIX GLOBS: the end-to-end tests of one board.
+e2e() {
+	local eout=$1 eboard=$2 einitrd=$3 prefix=$4 tests=$5
+	[ -n "$prefix" ] && runner_init "$eout" "$eboard"
+	CONFIG_GUEST_CMDLINE=$guest_cmdline
+	[ "$tests" != "*" ] && CONFIG_GUEST_CMDLINE="$guest_cmdline acma.tests=$tests"
+	echo "# end-to-end tests: board $BOARD_NAME in QEMU${prefix:+ ($tests)}"
+	bmc_start
+	qemu_start test "$kernel" "$einitrd" -S
+	export ACMA_OUT=$out ACMA_LAN_PORT=$lan_port ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$eboard
+	export ACMA_SHM_PREFIX=$shm_prefix
+	for t in "$top"/tests/e2e/host/*.sh; do
+		matches "$(basename "$t")" "$tests" || continue
+		run_test "${prefix}host/" "$t"
+	done
+	qmp '{"execute":"cont"}' > /dev/null
+	if qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
+		if grep -q '^1\.\.' "$out/report.log"; then
+			tap_import "$prefix" "$out/report.log"
+			planned=$(tr -d '\r' < "$out/report.log" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p')
+			got=$(grep -c '^\(not \)\?ok ' "$out/report.log" || true)
+			[ "$planned" = "$got" ] ||
+				result fail "${prefix}guest/complete" "the guest planned $planned tests and reported $got (console: $out/console.log)"
+		else
+			result fail "${prefix}guest/boot" "the guest reported no tests (console: $out/console.log)"
+		fi
 	else
-		result fail "guest/boot" "the guest reported no tests (console: $out/console.log)"
+		result fail "${prefix}guest/finish" "the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
 	fi
-else
-	result fail "guest/finish" "the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
-fi
-# The kernel's KUnit suites ran at boot and reported KTAP on the console:
-# one result per suite (top-level lines), with the failing cases' diagnostics.
-if grep -q '^KTAP version' "$out/console.log"; then
-	tr -d '\r' < "$out/console.log" | grep -E '^(not )?ok [0-9]+ ' > "$out/kunit.tap" || true
-	grep -E '^ +not ok ' "$out/console.log" | sed 's/^ */# kunit: /' || true
-	tap_import "kunit/" "$out/kunit.tap"
-else
-	result fail "kunit/boot" "no KUnit results on the console ($out/console.log)"
-fi
+	# The kernel's KUnit suites ran at boot and reported KTAP on the console:
+	# one result per suite (top-level lines), with the failing cases' diagnostics.
+	if grep -q '^KTAP version' "$out/console.log"; then
+		tr -d '\r' < "$out/console.log" | grep -E '^(not )?ok [0-9]+ ' > "$out/kunit.tap" || true
+		grep -E '^ +not ok ' "$out/console.log" | sed 's/^ */# kunit: /' || true
+		tap_import "${prefix}kunit/" "$out/kunit.tap"
+	else
+		result fail "${prefix}kunit/boot" "no KUnit results on the console ($out/console.log)"
+	fi
 
-# A kernel splat fails the run even when every test passed.
-splats=$(grep -E 'WARNING: CPU|BUG:|Oops|Call Trace:|Kernel panic|UBSAN|KASAN' "$out/console.log" || true)
-if [ -z "$splats" ]; then
-	result ok "host/guest-kernel-log-clean"
-else
-	echo "$splats" | head -n 20 | sed 's/^/# /'
-	result fail "host/guest-kernel-log-clean" "kernel warnings in $out/console.log"
-fi
-pids="$bmc_pid $qemu_pid"
-runner_cleanup
-left=$(ls /dev/shm | grep -c "^$shm_prefix-" || true)
-alive=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done || true)
-if [ "$left" = 0 ] && [ -z "$alive" ]; then
-	result ok "host/runner-cleanup"
-else
-	result fail "host/runner-cleanup" "$left files left in /dev/shm, processes left: ${alive:-none}"
-fi
+	# A kernel splat fails the run even when every test passed.
+	splats=$(grep -E 'WARNING: CPU|BUG:|Oops|Call Trace:|Kernel panic|UBSAN|KASAN' "$out/console.log" || true)
+	if [ -z "$splats" ]; then
+		result ok "${prefix}host/guest-kernel-log-clean"
+	else
+		echo "$splats" | head -n 20 | sed 's/^/# /'
+		result fail "${prefix}host/guest-kernel-log-clean" "kernel warnings in $out/console.log"
+	fi
+	pids="$bmc_pid $qemu_pid"
+	runner_cleanup
+	left=$(ls /dev/shm | grep -c "^$shm_prefix-" || true)
+	alive=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done || true)
+	if [ "$left" = 0 ] && [ -z "$alive" ]; then
+		result ok "${prefix}host/runner-cleanup"
+	else
+		result fail "${prefix}host/runner-cleanup" "$left files left in /dev/shm, processes left: ${alive:-none}"
+	fi
+}
+
+e2e "$outdir" "$board" "$initrd" "" "${TESTS:-*}"
+for a in "${also[@]}"; do
+	b=${a%%:*}
+	acpi_tables=
+	for t in "$top/build/$b/mpst.aml" "$top/build/$b/ssdt.aml"; do
+		[ -f "$t" ] && acpi_tables="$acpi_tables $t"
+	done
+	e2e "$top/build/$b/test" "$top/boards/$b/board.hw" "$top/build/$b/initramfs.cpio.gz" "$b/" "${a#*:}"
+done
 t_end=$(date +%s)
 
 echo "1..$n"

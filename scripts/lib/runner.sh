@@ -82,6 +82,8 @@ pick_port() {
 stop_pid() {
 	[ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 0
 	kill -TERM "$1" 2>/dev/null
+	# a process a test stopped (SIGSTOP: a hung BMC) only sees SIGTERM once continued
+	kill -CONT "$1" 2>/dev/null
 	for _ in $(seq 50); do
 		kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null || true; return 0; }
 		sleep 0.1
@@ -213,7 +215,7 @@ qemu_start() {
 # host_agent_start: serve the guest's requests (/dev/ttyS2) with scripts/host-agent.sh.
 host_agent_start() {
 	ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$board_file ACMA_SHM_PREFIX=$shm_prefix \
-		ACMA_LAN_PORT=${lan_port:-} \
+		ACMA_LAN_PORT=${lan_port:-} ACMA_BMC_PID=${bmc_pid:-} \
 		socat "UNIX-CONNECT:$out/hostreq.sock" \
 		EXEC:"$top/scripts/host-agent.sh" > "$out/host-agent.log" 2>&1 < /dev/null &
 	agent_pid=$!
