@@ -80,10 +80,9 @@ ACPI_ARGS := $(foreach t,$(ACPI_TABLES),--acpitable $(t))
 BMC_PLUGIN := $(O)/host/acma-bmc.so
 BMC_SRCS := $(wildcard firmware-glue/bmc/*.c)
 BMC_HDRS := $(wildcard firmware-glue/bmc/*.h)
-# Operator tools that run on any host reaching the BMC (tools/).
-ACMA_RANKS := $(O)/host/acma-ranks
-ACMA_RANKS_SRCS := $(wildcard tools/acma-ranks/*.c)
-ACMA_RANKS_HDRS := $(wildcard tools/acma-ranks/*.h)
+# Operator tools (tools/<tool>/), each built with the table model they share (tools/lib/).
+TOOLS := $(O)/host/acma-ranks
+TOOLS_LIB := $(wildcard tools/lib/*.c tools/lib/*.h)
 
 # Programs that run inside the guest: static, for the board's architecture.
 GUEST_CC_x86_64 := gcc
@@ -165,13 +164,15 @@ $(BMC_PLUGIN): $(BMC_SRCS) $(BMC_HDRS) | deps-ensure
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -shared -fPIC -o $@ $(BMC_SRCS)
 
-$(ACMA_RANKS): $(ACMA_RANKS_SRCS) $(ACMA_RANKS_HDRS)
+# A tool's sources are its folder's, found once its name is known.
+.SECONDEXPANSION:
+$(TOOLS): $(O)/host/%: $$(wildcard tools/%/*.c tools/%/*.h) $(TOOLS_LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
-	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $(ACMA_RANKS_SRCS)
+	@$(HOSTCC) $(HOSTCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 
-# Built by default beside the BMC plugin, so that make test has it.
-all: $(ACMA_RANKS)
+# Built by default beside the BMC plugin, so that make test has them.
+all: $(TOOLS)
 
 board-check: $(BOARDGEN)
 	@$(BOARDGEN) check $(BOARD_FILE)

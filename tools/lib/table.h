@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * table.h - one table model (columns as data, rows of cells, summary
- * fields) printed as text for people or as JSON for programs
+ * fields) printed as text for people or as JSON for programs; shared by
+ * the operator tools in tools/
  */
-#ifndef ACMA_RANKS_TABLE_H
-#define ACMA_RANKS_TABLE_H
+#ifndef TOOLS_LIB_TABLE_H
+#define TOOLS_LIB_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
