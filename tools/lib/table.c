@@ -15,7 +15,8 @@
 
 /**
  * table_new() - an empty table, every cell unknown
- * @rows_key: JSON member that holds the rows
+ * @rows_key: JSON member that holds the rows; NULL for a table of summary
+ *	fields only (no columns, no rows)
  * @cols: the columns, kept by reference
  * @nr_cols: number of @cols
  * @nr_rows: number of rows
@@ -130,13 +131,40 @@ static void format_time(char *buf, size_t size, unsigned long long when)
 		snprintf(buf, size, "%llu", when);
 }
 
+/*
+ * @num in the largest of @units (each @base times the one before) it
+ * reaches: whole when it is a whole number of that unit, else with two
+ * decimals.
+ */
+static char *format_scaled(unsigned long long num, unsigned int base,
+			   const char *const *units, size_t nr_units)
+{
+	unsigned long long unit = 1;
+	size_t i = 0;
+	char *s = NULL;
+
+	while (i + 1 < nr_units && num / unit >= base) {
+		unit *= base;
+		i++;
+	}
+	if (num % unit)
+		return asprintf(&s, "%.2f %s", (double)num / unit, units[i]) < 0 ?
+		       NULL : s;
+	return asprintf(&s, "%llu %s", num / unit, units[i]) < 0 ? NULL : s;
+}
+
 /* The cell as text people read; NULL when out of memory. */
 static char *cell_text(const struct column *col, const struct cell *c)
 {
+	static const char *const bytes[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	static const char *const joules[] = { "J", "kJ", "MJ", "GJ", "TJ" };
+	unsigned long long secs = c->num / 1000;
 	char buf[32], *s = NULL;
 
 	if (!c->set)
 		return strdup("-");
+	if (col->zero && col->kind != CELL_TEXT && !c->num)
+		return strdup(col->zero);
 	switch (col->kind) {
 	case CELL_TEXT:
 		return strdup(c->text);
@@ -149,14 +177,27 @@ static char *cell_text(const struct column *col, const struct cell *c)
 	case CELL_TIME:
 		format_time(buf, sizeof(buf), c->num);
 		return strdup(buf);
+	case CELL_BYTES:
+		return format_scaled(c->num, 1024, bytes, sizeof(bytes) / sizeof(*bytes));
+	case CELL_FLAG:
+		return strdup(c->num ? "Y" : "N");
+	case CELL_US:
+		return asprintf(&s, "%llu us", c->num) < 0 ? NULL : s;
+	case CELL_MS:
+		return asprintf(&s, "%llu ms", c->num) < 0 ? NULL : s;
+	case CELL_DURATION:
+		return asprintf(&s, "%llu:%02llu:%02llu", secs / 3600, secs / 60 % 60,
+				secs % 60) < 0 ? NULL : s;
+	case CELL_JOULES:
+		return format_scaled(c->num, 1000, joules, sizeof(joules) / sizeof(*joules));
 	}
 	return NULL;
 }
 
 static bool right_aligned(const struct column *col)
 {
-	return col->kind == CELL_NUMBER || col->kind == CELL_MW ||
-	       col->kind == CELL_WATTS;
+	return col->kind != CELL_TEXT && col->kind != CELL_TIME &&
+	       col->kind != CELL_FLAG;
 }
 
 /**
@@ -165,26 +206,33 @@ static bool right_aligned(const struct column *col)
  * @f: where
  *
  * Columns are as wide as their widest cell and two blanks apart, numbers
- * right-aligned; the summary fields follow after a blank line, one a line.
+ * right-aligned, JSON-only columns left out; the summary fields follow
+ * after a blank line, one a line (a table without columns prints just
+ * them).
  *
  * Return: 0, or -1 when out of memory.
  */
 int table_print_text(const struct table *t, FILE *f)
 {
-	size_t n = t->nr_rows * t->nr_cols, r, c, label = 0;
+	size_t n = t->nr_rows * t->nr_cols, r, c, label = 0, last = 0;
 	char **text = calloc(n + 1, sizeof(*text));
 	size_t *width = calloc(t->nr_cols + 1, sizeof(*width));
 	int ret = -1;
 
 	if (!text || !width)
 		goto out;
-	for (c = 0; c < t->nr_cols; c++)
+	for (c = 0; c < t->nr_cols; c++) {
 		width[c] = strlen(t->cols[c].name);
+		if (!t->cols[c].json_only)
+			last = c;
+	}
 	for (r = 0; r < t->nr_rows; r++) {
 		for (c = 0; c < t->nr_cols; c++) {
-			char *s = cell_text(&t->cols[c],
-					    &t->cells[r * t->nr_cols + c]);
+			char *s;
 
+			if (t->cols[c].json_only)
+				continue;
+			s = cell_text(&t->cols[c], &t->cells[r * t->nr_cols + c]);
 			if (!s)
 				goto out;
 			text[r * t->nr_cols + c] = s;
@@ -193,21 +241,22 @@ int table_print_text(const struct table *t, FILE *f)
 		}
 	}
 	for (r = 0; r <= t->nr_rows; r++) {
-		for (c = 0; c < t->nr_cols; c++) {
+		for (c = 0; c <= last && t->nr_cols; c++) {
 			const char *s = r ? text[(r - 1) * t->nr_cols + c] :
 					    t->cols[c].name;
-			bool last = c + 1 == t->nr_cols;
 
+			if (t->cols[c].json_only)
+				continue;
 			if (right_aligned(&t->cols[c]))
 				fprintf(f, "%*s", (int)width[c], s);
-			else if (last)
+			else if (c == last)
 				fputs(s, f);
 			else
 				fprintf(f, "%-*s", (int)width[c], s);
-			fputs(last ? "\n" : "  ", f);
+			fputs(c == last ? "\n" : "  ", f);
 		}
 	}
-	if (t->nr_sums)
+	if (t->nr_sums && t->nr_cols)
 		fputc('\n', f);
 	for (c = 0; c < t->nr_sums; c++)
 		if (strlen(t->sums[c].name) > label)
@@ -260,12 +309,70 @@ static void json_value(const struct column *col, const struct cell *c, FILE *f)
 		format_time(buf, sizeof(buf), c->num);
 		json_string(buf, f);
 		break;
-	case CELL_NUMBER:
-	case CELL_MW:
-	case CELL_WATTS:
+	case CELL_FLAG:
+		fputs(c->num ? "true" : "false", f);
+		break;
+	default:
 		fprintf(f, "%llu", c->num);
 		break;
 	}
+}
+
+/* Start a member of the object: after "{" or after the previous member. */
+static void json_member(const char *key, bool *first, FILE *f)
+{
+	fputs(*first ? "\n  " : ",\n  ", f);
+	*first = false;
+	json_string(key, f);
+	fputs(": ", f);
+}
+
+/* The table's members: its rows under t->rows_key, then its summary fields. */
+static void json_members(const struct table *t, bool *first, FILE *f)
+{
+	size_t r, c;
+
+	if (t->rows_key) {
+		json_member(t->rows_key, first, f);
+		fprintf(f, "[%s", t->nr_rows ? "\n" : "");
+		for (r = 0; r < t->nr_rows; r++) {
+			fputs("    {", f);
+			for (c = 0; c < t->nr_cols; c++) {
+				json_string(t->cols[c].key, f);
+				fputs(": ", f);
+				json_value(&t->cols[c], &t->cells[r * t->nr_cols + c], f);
+				if (c + 1 < t->nr_cols)
+					fputs(", ", f);
+			}
+			fprintf(f, "}%s\n", r + 1 < t->nr_rows ? "," : "");
+		}
+		fprintf(f, "%s]", t->nr_rows ? "  " : "");
+	}
+	for (c = 0; c < t->nr_sums; c++) {
+		json_member(t->sums[c].key, first, f);
+		json_value(&t->sums[c], &t->sum_cells[c], f);
+	}
+}
+
+/**
+ * table_print_json_all() - print tables for programs, as one JSON object
+ * @tables: the tables, their members in this order
+ * @nr_tables: how many
+ * @f: where
+ *
+ * The members of each table: its rows as an array of objects (one a line)
+ * under its rows_key, then its summary fields; unknown values are null.
+ */
+void table_print_json_all(const struct table *const *tables, size_t nr_tables,
+			  FILE *f)
+{
+	bool first = true;
+	size_t i;
+
+	fputc('{', f);
+	for (i = 0; i < nr_tables; i++)
+		json_members(tables[i], &first, f);
+	fputs("\n}\n", f);
 }
 
 /**
@@ -273,35 +380,11 @@ static void json_value(const struct column *col, const struct cell *c, FILE *f)
  * @t: the table
  * @f: where
  *
- * One object: the rows as an array of objects (one a line) under
- * t->rows_key, then the summary fields; unknown values are null.
+ * One object: the members of table_print_json_all().
  */
 void table_print_json(const struct table *t, FILE *f)
 {
-	size_t r, c;
-
-	fprintf(f, "{\n  ");
-	json_string(t->rows_key, f);
-	fprintf(f, ": [%s", t->nr_rows ? "\n" : "");
-	for (r = 0; r < t->nr_rows; r++) {
-		fputs("    {", f);
-		for (c = 0; c < t->nr_cols; c++) {
-			json_string(t->cols[c].key, f);
-			fputs(": ", f);
-			json_value(&t->cols[c], &t->cells[r * t->nr_cols + c], f);
-			if (c + 1 < t->nr_cols)
-				fputs(", ", f);
-		}
-		fprintf(f, "}%s\n", r + 1 < t->nr_rows ? "," : "");
-	}
-	fprintf(f, "%s]", t->nr_rows ? "  " : "");
-	for (c = 0; c < t->nr_sums; c++) {
-		fputs(",\n  ", f);
-		json_string(t->sums[c].key, f);
-		fputs(": ", f);
-		json_value(&t->sums[c], &t->sum_cells[c], f);
-	}
-	fputs("\n}\n", f);
+	table_print_json_all(&t, 1, f);
 }
 
 /**
@@ -321,6 +404,7 @@ void table_print_help(const struct column *cols, size_t nr_cols, FILE *f)
 			key = strlen(cols[i].key);
 	}
 	for (i = 0; i < nr_cols; i++)
-		fprintf(f, "  %-*s  %-*s  %s\n", (int)name, cols[i].name, (int)key,
-			cols[i].key, cols[i].help);
+		fprintf(f, "  %-*s  %-*s  %s%s\n", (int)name, cols[i].name, (int)key,
+			cols[i].key, cols[i].json_only ? "(JSON only) " : "",
+			cols[i].help);
 }

@@ -11,12 +11,22 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * What a cell holds. In JSON: a string for CELL_TEXT and CELL_TIME, true or
+ * false for CELL_FLAG, a number for the others.
+ */
 enum cell_kind {
 	CELL_NUMBER,	/* unsigned number, right-aligned */
 	CELL_TEXT,
-	CELL_MW,	/* milliwatts: "1350 mW" in text, a number in JSON */
-	CELL_WATTS,	/* watts: "9 W" in text, a number in JSON */
+	CELL_MW,	/* milliwatts: "1350 mW" in text */
+	CELL_WATTS,	/* watts: "9 W" in text */
 	CELL_TIME,	/* Unix time, printed in UTC as 2026-12-03T08:33:15Z */
+	CELL_BYTES,	/* bytes: "512 MiB", "3.19 GiB" in text */
+	CELL_FLAG,	/* 0 or 1: "N" or "Y" in text, false or true in JSON */
+	CELL_US,	/* microseconds: "1000 us" in text */
+	CELL_MS,	/* milliseconds: "1000 ms" in text */
+	CELL_DURATION,	/* milliseconds: "27:03:04" (h:mm:ss) in text */
+	CELL_JOULES,	/* joules: "13 J", "116.64 kJ" in text */
 };
 
 /* A column of the table, or a summary field under it. */
@@ -25,6 +35,8 @@ struct column {
 	const char *key;	/* JSON member name */
 	enum cell_kind kind;
 	const char *help;	/* one sentence for --help */
+	const char *zero;	/* if set, the text of 0 (JSON keeps 0) */
+	bool json_only;		/* left out of the text table */
 };
 
 struct cell {
@@ -34,7 +46,7 @@ struct cell {
 };
 
 struct table {
-	const char *rows_key;	/* JSON member holding the rows */
+	const char *rows_key;	/* JSON member holding the rows; NULL: no rows */
 	const struct column *cols;
 	size_t nr_cols;
 	size_t nr_rows;
@@ -54,6 +66,8 @@ void cell_set_num(struct cell *c, unsigned long long num);
 int cell_set_text(struct cell *c, const char *text);
 int table_print_text(const struct table *t, FILE *f);
 void table_print_json(const struct table *t, FILE *f);
+void table_print_json_all(const struct table *const *tables, size_t nr_tables,
+			  FILE *f);
 void table_print_help(const struct column *cols, size_t nr_cols, FILE *f);
 
 #endif
