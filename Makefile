@@ -81,7 +81,7 @@ BMC_PLUGIN := $(O)/host/acma-bmc.so
 BMC_SRCS := $(wildcard firmware-glue/bmc/*.c)
 BMC_HDRS := $(wildcard firmware-glue/bmc/*.h)
 # Operator tools (tools/<tool>/), each built with the table model they share (tools/lib/).
-TOOLS := $(O)/host/acma-ranks
+TOOLS := $(O)/host/acma-ranks $(O)/host/acmactl
 TOOLS_LIB := $(wildcard tools/lib/*.c tools/lib/*.h)
 
 # Programs that run inside the guest: static, for the board's architecture.

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * status.h - acmactl status: DAMON_ACMA, its schemes, the memory blocks by
+ * rank and the DRAM power, at a glance
+ */
+#ifndef ACMACTL_STATUS_H
+#define ACMACTL_STATUS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sysfs.h"
+
+int status_run(struct sysfs *fs, bool json);
+void status_help(FILE *f);
+
+#endif
