@@ -1,0 +1,243 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# acmactl against sysfs trees written by hand (tests/tools/acmactl, see its README.md):
+# for every tree, status's table, JSON, messages and exit code are byte for byte the
+# expected ones, the JSON is valid and has the same members in every tree. set runs on
+# copies of the trees: the files it writes, what it says and its exit code, when it
+# commits, when DAMON_ACMA is off, when the commit or a write fails, when a value is
+# refused before anything is written. Also: --help explains every line, column and
+# exit code, usage errors exit 3, a kernel without DAMON_ACMA exits 4.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/tools/lib.sh"
+golden_setup acmactl
+
+# golden TREE MODE EXPECTED [OPTION]: status of one tree, compared with the expected files.
+golden() {
+	local dir=$fixtures/$1
+	"$tool" --sysroot "$dir/root" status ${4:+"$4"} > "$tmp/out" 2> "$tmp/err"
+	golden_check "status $1 $2" "$dir" "$3" $?
+}
+
+members() {
+	jq -c '[keys_unsorted, (.schemes[0] | keys_unsorted), (.ranks[0] | keys_unsorted)]' "$1"
+}
+
+for dir in "$fixtures"/*/; do
+	tree=$(basename "$dir")
+	golden "$tree" text expected.txt
+	golden "$tree" json expected.json --json
+	if ! jq -e . "$dir/expected.json" > /dev/null; then
+		echo "FAIL: $tree: expected.json is not valid JSON"
+		failed=1
+	elif [ "$(members "$dir/expected.json")" != "$(members "$fixtures/scaling-down/expected.json")" ]; then
+		echo "FAIL: $tree: the JSON members differ from scaling-down's: $(members "$dir/expected.json")"
+		failed=1
+	fi
+done
+echo "ok: every expected.json is valid JSON with the same members"
+
+# --help: the status's summary lines ("Label: value") and column headers (two blanks
+# apart at least), set's keys, the options and the exit codes.
+mapfile -t words < <(sed -n 's/^\([A-Za-z][^:]*\):.*/\1/p' "$fixtures/scaling-down/expected.txt"
+	grep -E '^(SCHEME|RANK) ' "$fixtures/scaling-down/expected.txt" | sed 's/   */\n/g')
+help_explains "${words[@]}" '0  success' '1  partial' '2  failure' '3  usage' \
+	'4  no DAMON_ACMA' 'min=SIZE' 'max=SIZE|all' 'pressure=TIME' 'order=N' '--sysroot DIR' \
+	'--dry-run' '--json'
+
+# set: each case runs on a fresh copy of a tree, in $tmp/root.
+params=$tmp/root/sys/module/damon_acma/parameters
+fresh() {
+	rm -rf "$tmp/root"
+	cp -a "$fixtures/$1/root" "$tmp/root"
+	bad=
+}
+
+# run RC [--as-user] ARGS...: acmactl set ARGS on $tmp/root exits RC.
+run() {
+	local want=$1 rc user=()
+	shift
+	if [ "$1" = --as-user ]; then
+		shift
+		[ "$(id -u)" = 0 ] && user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	fi
+	"${user[@]}" "$tool" --sysroot "$tmp/root" set "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc = "$want" ] || bad="$bad exit $rc, want $want;"
+}
+
+# says out|err: stdout or stderr is what stdin gives.
+says() {
+	diff -u - "$tmp/$1" > "$tmp/diff" || bad="$bad std$1 differs: $(cat "$tmp/diff");"
+}
+
+# param NAME VALUE: the parameter file holds VALUE.
+param() {
+	[ "$(cat "$params/$1")" = "$2" ] || bad="$bad $1 holds '$(cat "$params/$1")', want '$2';"
+}
+
+# unchanged TREE: nothing in the copy differs from the tree.
+unchanged() {
+	diff -r "$fixtures/$1/root" "$tmp/root" > /dev/null || bad="$bad the tree changed;"
+}
+
+verdict() {
+	if [ -z "$bad" ]; then
+		echo "ok: set $1"
+	else
+		echo "FAIL: set $1:$bad"
+		failed=1
+	fi
+}
+
+fresh scaling-down
+run 0 min=3G max=4G pressure=2ms order=9
+says out <<'EOF'
+min_mem: 2147483648 -> 3221225472
+max_mem: 0 -> 4294967296
+mem_pressure_us: 1000 -> 2000
+scale_order: 9 -> 9
+commit_inputs: Y, accepted: DAMON_ACMA applies the new values at its next step
+EOF
+says err < /dev/null
+param min_mem 3221225472
+param max_mem 4294967296
+param mem_pressure_us 2000
+param scale_order 9
+param commit_inputs Y
+verdict "while DAMON_ACMA runs: writes the values, then Y to commit_inputs"
+
+fresh idle-disabled
+run 0 min=1g max=all pressure=500us
+says out <<'EOF'
+min_mem: 0 -> 1073741824
+max_mem: 0 -> 0
+mem_pressure_us: 1000 -> 500
+DAMON_ACMA is off: the new values apply when it is enabled, which checks them
+EOF
+says err < /dev/null
+param min_mem 1073741824
+param mem_pressure_us 500
+param commit_inputs N
+verdict "while DAMON_ACMA is off: writes the values, no commit"
+
+fresh scaling-down
+run 0 --dry-run max=4096M order=10
+says out <<'EOF'
+would write /sys/module/damon_acma/parameters/max_mem: 4294967296 (now 0)
+would write /sys/module/damon_acma/parameters/scale_order: 10 (now 9)
+would write /sys/module/damon_acma/parameters/commit_inputs: Y
+EOF
+says err < /dev/null
+unchanged scaling-down
+verdict "--dry-run: says what it would write, writes nothing"
+
+# The commit fails: a directory in place of commit_inputs. A real kernel answers a
+# refused commit with EINVAL ("the kernel refused" then); that answer itself is checked
+# by the guest test 82-acma-parameters.
+fresh scaling-down
+rm "$params/commit_inputs"
+mkdir "$params/commit_inputs"
+run 2 min=1G pressure=500us
+says out <<'EOF'
+min_mem: 2147483648 -> 1073741824
+mem_pressure_us: 1000 -> 500
+min_mem: 1073741824 -> 2147483648 (restored)
+mem_pressure_us: 500 -> 1000 (restored)
+EOF
+says err <<'EOF'
+acmactl: cannot write: commit_inputs = Y: Is a directory; DAMON_ACMA runs on as it was
+EOF
+param min_mem 2147483648
+param mem_pressure_us 1000
+verdict "refused commit: the old values are written back, exit 2"
+
+# One value refused, the others written and committed: min_mem can be read but not
+# written (read-only, for a user other than root, who may write anyway).
+fresh scaling-down
+if [ "$(id -u)" = 0 ] && ! command -v setpriv > /dev/null; then
+	echo "skip: set partial write: needs setpriv to run as another user than root"
+else
+	chmod 755 "$tmp"
+	chmod -R a+rwX "$tmp/root"
+	chmod a-w "$params/min_mem"
+	run 1 --as-user min=3G max=4G
+	says out <<'EOF'
+max_mem: 0 -> 4294967296
+commit_inputs: Y, accepted: DAMON_ACMA applies the new values at its next step
+EOF
+	says err <<'EOF'
+acmactl: cannot write: min_mem = 3221225472: Permission denied
+EOF
+	param min_mem 2147483648
+	param max_mem 4294967296
+	param commit_inputs Y
+	verdict "a value refused, the others written and committed: exit 1"
+fi
+
+# Values the kernel would refuse: nothing is written.
+fresh scaling-down
+run 2 min=5G max=4G
+says err <<'EOF'
+acmactl: set: min=5G: above max=4G
+acmactl: set: nothing written
+EOF
+unchanged scaling-down
+verdict "min above max: nothing written, exit 2"
+
+fresh vm-guest
+run 2 min=3G
+says err <<'EOF'
+acmactl: set: min=3G: above max_mem (2147483648)
+acmactl: set: nothing written
+EOF
+run 2 pressure=1000ms
+says err <<'EOF'
+acmactl: set: pressure=1000ms: not below the pressure interval (quota_reset_interval_ms 1000)
+acmactl: set: nothing written
+EOF
+unchanged vm-guest
+verdict "min above the max in force, pressure over the interval: nothing written, exit 2"
+
+fresh idle-disabled
+echo maybe > "$params/enabled"
+run 2 min=1G
+says err <<'EOF'
+acmactl: /sys/module/damon_acma/parameters/enabled: not Y or N: 'maybe'
+acmactl: set: nothing written
+EOF
+param min_mem 0
+verdict "enabled unreadable: nothing written, exit 2"
+
+usage() {
+	usage_error 3 "$@"
+}
+root=$fixtures/scaling-down/root
+usage --sysroot "$root" set
+usage --sysroot "$root" set min=4X
+usage --sysroot "$root" set max=
+usage --sysroot "$root" set pressure=1000
+usage --sysroot "$root" set pressure=0us
+usage --sysroot "$root" set order=64
+usage --sysroot "$root" set speed=1
+usage --sysroot "$root" set min=1G min=2G
+usage --sysroot "$root" set --json min=1G
+usage --sysroot "$root" status --dry-run
+usage --sysroot "$root" status now
+usage --sysroot "$root" restart
+usage --bogus
+usage --sysroot "$tmp/none"
+
+# A kernel without DAMON_ACMA.
+mkdir -p "$tmp/empty/sys"
+for cmd in status "set min=1G"; do
+	# shellcheck disable=SC2086
+	"$tool" --sysroot "$tmp/empty" $cmd > /dev/null 2> "$tmp/err"
+	rc=$?
+	if [ $rc = 4 ] && grep -qx 'acmactl: no DAMON_ACMA in this kernel (no /sys/module/damon_acma)' "$tmp/err"; then
+		echo "ok: $cmd without DAMON_ACMA: exit 4"
+	else
+		echo "FAIL: $cmd without DAMON_ACMA: exit $rc, $(cat "$tmp/err")"
+		failed=1
+	fi
+done
+exit $failed
