@@ -89,7 +89,7 @@ GUEST_CC_x86_64 := gcc
 GUEST_CC_arm64 := aarch64-linux-gnu-gcc
 GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static
 GUEST_PROGS := $(patsubst %.c,%,$(notdir $(wildcard tests/e2e/helpers/*.c)))
-GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%)
+GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%) $(B)/bin/acmactl
 INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
@@ -192,6 +192,12 @@ acpi: board-check $(ACPI_TABLES)
 
 kernel: board-check | deps-ensure
 	@scripts/kernel.sh $(ARCH) $(KTREE) $(KFRAGMENTS)
+
+# acmactl runs in the guest too, as operators run it on the machine it manages.
+$(B)/bin/acmactl: $(wildcard tools/acmactl/*.c tools/acmactl/*.h) $(TOOLS_LIB) | deps-ensure
+	@mkdir -p $(dir $@)
+	$(call quiet,GUESTCC,$@)
+	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 
 $(B)/bin/%: tests/e2e/helpers/%.c | deps-ensure
 	@mkdir -p $(dir $@)
