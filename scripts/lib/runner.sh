@@ -81,15 +81,15 @@ pick_port() {
 # stop_pid PID NAME: TERM, then KILL if it lingers.
 stop_pid() {
 	[ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 0
-	kill -TERM "$1" 2>/dev/null
+	kill -TERM "$1" 2>/dev/null || true
 	# a process a test stopped (SIGSTOP: a hung BMC) only sees SIGTERM once continued
-	kill -CONT "$1" 2>/dev/null
+	kill -CONT "$1" 2>/dev/null || true
 	for _ in $(seq 50); do
 		kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null || true; return 0; }
 		sleep 0.1
 	done
 	say "  $2 (pid $1) did not stop on SIGTERM; killing it"
-	kill -KILL "$1" 2>/dev/null
+	kill -KILL "$1" 2>/dev/null || true
 	wait "$1" 2>/dev/null || true
 }
 

@@ -1181,8 +1181,10 @@ static int damon_acma_removed_blocks_load(char *buffer,
 	int i, n = 0;
 
 	mutex_lock(&acma.lock);
+	/* a block being added back is not in the system until it is */
 	for (i = 0; i < acma.nr_blocks; i++)
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED)
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED ||
+		    acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING)
 			n++;
 	mutex_unlock(&acma.lock);
 	return sprintf(buffer, "%d\n", n);
@@ -1192,7 +1194,7 @@ static const struct kernel_param_ops removed_blocks_param_ops = {
 	.set = damon_acma_ro_store,
 	.get = damon_acma_removed_blocks_load,
 };
-/* Memory blocks DAMON_ACMA removed. */
+/* Memory blocks DAMON_ACMA removed and not added back (yet). */
 module_param_cb(removed_blocks, &removed_blocks_param_ops, NULL, 0400);
 
 static int damon_acma_pressure_load(char *buffer,
