@@ -80,7 +80,8 @@ ACPI_ARGS := $(foreach t,$(ACPI_TABLES),--acpitable $(t))
 BMC_PLUGIN := $(O)/host/acma-bmc.so
 BMC_SRCS := $(wildcard firmware-glue/bmc/*.c)
 BMC_HDRS := $(wildcard firmware-glue/bmc/*.h)
-# Operator tools (tools/<tool>/), each built with the table model they share (tools/lib/).
+# Operator tools (tools/<tool>/), each built with what they share (tools/lib/): the table
+# model, the sysfs, DAMON_ACMA and DRAM power readers.
 TOOLS := $(O)/host/acma-ranks $(O)/host/acmactl
 TOOLS_LIB := $(wildcard tools/lib/*.c tools/lib/*.h)
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "acmactl.h"
+#include "exitcodes.h"
 #include "set.h"
 #include "status.h"
 #include "sysfs.h"
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sysfs fs = { .root = "" };
+	struct sysfs fs = { .root = "", .prog = "acmactl" };
 	bool json = false, dry_run = false;
 	const char *cmd = "status";
 	struct stat st;

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "acma.h"
-#include "acmactl.h"
+#include "exitcodes.h"
 #include "set.h"
 
 enum { KEY_MIN, KEY_MAX, KEY_PRESSURE, KEY_ORDER, NR_KEYS };
@@ -278,10 +278,8 @@ int set_run(struct sysfs *fs, int argc, char *const *argv, bool dry_run)
 	err = parse_args(argc, argv, set);
 	if (err)
 		return err;
-	if (!acma_present(fs)) {
-		fprintf(stderr, "acmactl: no DAMON_ACMA in this kernel (no %s)\n", ACMA_MODULE);
+	if (!acma_present(fs))
 		return EXIT_NO_ACMA;
-	}
 	/* min and max are read even when not set: check() compares them */
 	for (k = 0; k < NR_KEYS; k++)
 		if ((set[k].arg || k == KEY_MIN || k == KEY_MAX) &&

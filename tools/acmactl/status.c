@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "acma.h"
-#include "acmactl.h"
 #include "dram.h"
+#include "exitcodes.h"
 #include "status.h"
 #include "table.h"
 
@@ -275,10 +275,8 @@ int status_run(struct sysfs *fs, bool json)
 	struct dram d;
 	size_t i;
 
-	if (!acma_present(fs)) {
-		fprintf(stderr, "acmactl: no DAMON_ACMA in this kernel (no %s)\n", ACMA_MODULE);
+	if (!acma_present(fs))
 		return EXIT_NO_ACMA;
-	}
 	t[T_ACMA] = table_new(NULL, NULL, 0, 0, acma_sums, NR_ACMA_SUMS);
 	t[T_SCHEMES] = table_new("schemes", scheme_cols, NR_SCHEME_COLS, NR_SCHEMES,
 				 NULL, 0);

@@ -2,8 +2,8 @@
 /*
  * idlist.h - lists of ids as sysfs writes them: "32-35", "32,34,36-37"
  */
-#ifndef ACMACTL_IDLIST_H
-#define ACMACTL_IDLIST_H
+#ifndef TOOLS_LIB_IDLIST_H
+#define TOOLS_LIB_IDLIST_H
 
 #include <stddef.h>
 

@@ -2,8 +2,8 @@
 /*
  * dram.h - the memory blocks grouped by DRAM rank, and the ranks' power
  */
-#ifndef ACMACTL_DRAM_H
-#define ACMACTL_DRAM_H
+#ifndef TOOLS_LIB_DRAM_H
+#define TOOLS_LIB_DRAM_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -10,14 +10,17 @@
 #include "acma.h"
 
 /**
- * acma_present() - whether the kernel has DAMON_ACMA
+ * acma_present() - whether the kernel has DAMON_ACMA; said on stderr if not
  * @fs: the root
  *
  * Return: true if /sys/module/damon_acma is there.
  */
 bool acma_present(const struct sysfs *fs)
 {
-	return sysfs_exists(fs, ACMA_MODULE);
+	if (sysfs_exists(fs, ACMA_MODULE))
+		return true;
+	fprintf(stderr, "%s: no DAMON_ACMA in this kernel (no %s)\n", fs->prog, ACMA_MODULE);
+	return false;
 }
 
 /**

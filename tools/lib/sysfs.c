@@ -46,9 +46,9 @@ int sysfs_failed(struct sysfs *fs, const char *path, const char *why,
 		 const char *text)
 {
 	if (text)
-		fprintf(stderr, "acmactl: %s: %s: '%.*s'\n", path, why, QUOTE_MAX, text);
+		fprintf(stderr, "%s: %s: %s: '%.*s'\n", fs->prog, path, why, QUOTE_MAX, text);
 	else
-		fprintf(stderr, "acmactl: %s: %s\n", path, why);
+		fprintf(stderr, "%s: %s: %s\n", fs->prog, path, why);
 	fs->failures++;
 	return -1;
 }

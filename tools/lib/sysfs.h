@@ -3,8 +3,8 @@
  * sysfs.h - reading and writing sysfs files under a root: / on the
  * machine itself, a captured tree in tests (--sysroot)
  */
-#ifndef ACMACTL_SYSFS_H
-#define ACMACTL_SYSFS_H
+#ifndef TOOLS_LIB_SYSFS_H
+#define TOOLS_LIB_SYSFS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -12,10 +12,11 @@
 /*
  * Where the files are and how reading went. Every failed read is said on
  * stderr, with the path as the machine knows it (without the root), and
- * counted: a partial result is still shown, with - for what is missing.
+ * counted: a partial result is still shown, with what is missing unknown.
  */
 struct sysfs {
 	const char *root;	/* "" for the machine itself */
+	const char *prog;	/* the tool, the first word of its messages */
 	unsigned int failures;	/* reads that failed so far */
 };
 

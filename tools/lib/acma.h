@@ -2,8 +2,8 @@
 /*
  * acma.h - DAMON_ACMA's module parameters, its whole interface
  */
-#ifndef ACMACTL_ACMA_H
-#define ACMACTL_ACMA_H
+#ifndef TOOLS_LIB_ACMA_H
+#define TOOLS_LIB_ACMA_H
 
 #include <stdbool.h>
 
