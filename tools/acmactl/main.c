@@ -10,8 +10,8 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "cmdline.h"
 #include "exitcodes.h"
 #include "set.h"
 #include "status.h"
@@ -54,13 +54,6 @@ static void usage(FILE *f)
 	      "  4  no DAMON_ACMA in this kernel (no /sys/module/damon_acma)\n", f);
 }
 
-static int usage_error(const char *msg, const char *arg)
-{
-	fprintf(stderr, "acmactl: %s%s%s (see acmactl --help)\n", arg ? arg : "",
-		arg ? ": " : "", msg);
-	return EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_DRY_RUN, OPT_SYSROOT };
@@ -74,7 +67,6 @@ int main(int argc, char **argv)
 	struct sysfs fs = { .root = "", .prog = "acmactl" };
 	bool json = false, dry_run = false;
 	const char *cmd = "status";
-	struct stat st;
 	int opt;
 
 	/* One line of our own instead of getopt's. */
@@ -88,30 +80,30 @@ int main(int argc, char **argv)
 			dry_run = true;
 			break;
 		case OPT_SYSROOT:
-			if (stat(optarg, &st) || !S_ISDIR(st.st_mode))
-				return usage_error("--sysroot wants a directory", optarg);
-			fs.root = optarg;
+			if (sysfs_set_root(&fs, optarg))
+				return usage_error("acmactl", "--sysroot wants a directory", optarg);
 			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_DONE;
 		default:
-			return usage_error("unknown option or missing value", argv[optind - 1]);
+			return usage_error("acmactl", "unknown option or missing value",
+					   argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		cmd = argv[optind++];
 	if (!strcmp(cmd, "status")) {
 		if (optind < argc)
-			return usage_error("status takes no argument", argv[optind]);
+			return usage_error("acmactl", "status takes no argument", argv[optind]);
 		if (dry_run)
-			return usage_error("--dry-run goes with set", NULL);
+			return usage_error("acmactl", "--dry-run goes with set", NULL);
 		return status_run(&fs, json);
 	}
 	if (!strcmp(cmd, "set")) {
 		if (json)
-			return usage_error("--json goes with status", NULL);
+			return usage_error("acmactl", "--json goes with status", NULL);
 		return set_run(&fs, argc - optind, argv + optind, dry_run);
 	}
-	return usage_error("unknown command: status or set", cmd);
+	return usage_error("acmactl", "unknown command: status or set", cmd);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "acma.h"
+#include "cmdline.h"
 #include "exitcodes.h"
 #include "set.h"
 
@@ -25,19 +26,6 @@ enum { KEY_MIN, KEY_MAX, KEY_PRESSURE, KEY_ORDER, NR_KEYS };
 
 /* Highest page order a value may name: the kernel checks the real bounds. */
 #define ORDER_MAX	63
-
-/* A whole decimal number at the start of @s; @end after it. */
-static int parse_digits(const char *s, const char **end, unsigned long long *v)
-{
-	char *e;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &e, 10);
-	*end = e;
-	return errno ? -1 : 0;
-}
 
 /* Bytes, or a number with K, M, G or T (powers of 1024), as memparse(). */
 static int parse_size(const char *s, unsigned long long *v)
@@ -73,16 +61,9 @@ static int parse_max(const char *s, unsigned long long *v)
 /* Microseconds, from a time in us or ms; not 0. */
 static int parse_pressure(const char *s, unsigned long long *v)
 {
-	const char *end;
+	static const struct unit units[] = { { "us", 1 }, { "ms", 1000 }, { NULL, 0 } };
 
-	if (parse_digits(s, &end, v) || !*v)
-		return -1;
-	if (!strcmp(end, "us"))
-		return 0;
-	if (strcmp(end, "ms") || *v > ~0ULL / 1000)
-		return -1;
-	*v *= 1000;
-	return 0;
+	return parse_with_unit(s, units, v) || !*v ? -1 : 0;
 }
 
 static int parse_order(const char *s, unsigned long long *v)
@@ -122,7 +103,7 @@ struct setting {
 	bool written;
 };
 
-static int usage_error(const char *arg, const char *why)
+static int set_usage_error(const char *arg, const char *why)
 {
 	fprintf(stderr, "acmactl: set: %s%s%s (see acmactl --help)\n",
 		arg ? arg : "", arg ? ": " : "", why);
@@ -135,7 +116,7 @@ static int parse_args(int argc, char *const *argv, struct setting *set)
 	int i, k;
 
 	if (!argc)
-		return usage_error(NULL, "give KEY=VALUE: min=SIZE, max=SIZE, pressure=TIME, order=N");
+		return set_usage_error(NULL, "give KEY=VALUE: min=SIZE, max=SIZE, pressure=TIME, order=N");
 	for (i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
 
@@ -144,12 +125,12 @@ static int parse_args(int argc, char *const *argv, struct setting *set)
 			    !strncmp(argv[i], keys[k].key, eq - argv[i]))
 				break;
 		if (k == NR_KEYS)
-			return usage_error(argv[i], "not KEY=VALUE with a KEY of min, max, pressure, order");
+			return set_usage_error(argv[i], "not KEY=VALUE with a KEY of min, max, pressure, order");
 		if (set[k].arg)
-			return usage_error(argv[i], "given twice");
+			return set_usage_error(argv[i], "given twice");
 		if (keys[k].parse(eq + 1, &set[k].value)) {
 			snprintf(why, sizeof(why), "%s wants %s", keys[k].key, keys[k].want);
-			return usage_error(argv[i], why);
+			return set_usage_error(argv[i], why);
 		}
 		set[k].arg = argv[i];
 	}

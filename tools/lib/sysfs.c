@@ -34,6 +34,23 @@ static char *full_path(const struct sysfs *fs, const char *path)
 }
 
 /**
+ * sysfs_set_root() - read a captured tree instead of the machine (--sysroot)
+ * @fs: the root to set
+ * @dir: the tree, holding sys/...
+ *
+ * Return: 0, or -1 when @dir is not a directory.
+ */
+int sysfs_set_root(struct sysfs *fs, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return -1;
+	fs->root = dir;
+	return 0;
+}
+
+/**
  * sysfs_failed() - say on stderr that a file could not be used, and count it
  * @fs: the root
  * @path: absolute, as on the machine (/sys/...)

@@ -26,6 +26,7 @@ struct value {
 	unsigned long long num;
 };
 
+int sysfs_set_root(struct sysfs *fs, const char *dir);
 int sysfs_failed(struct sysfs *fs, const char *path, const char *why,
 		 const char *text);
 bool sysfs_exists(const struct sysfs *fs, const char *path);
