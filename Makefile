@@ -82,7 +82,7 @@ BMC_SRCS := $(wildcard firmware-glue/bmc/*.c)
 BMC_HDRS := $(wildcard firmware-glue/bmc/*.h)
 # Operator tools (tools/<tool>/), each built with what they share (tools/lib/): the table
 # model, the sysfs, DAMON_ACMA and DRAM power readers.
-TOOLS := $(O)/host/acma-ranks $(O)/host/acmactl
+TOOLS := $(O)/host/acma-ranks $(O)/host/acmactl $(O)/host/acma-trace
 TOOLS_LIB := $(wildcard tools/lib/*.c tools/lib/*.h)
 
 # Programs that run inside the guest: static, for the board's architecture.
@@ -90,7 +90,9 @@ GUEST_CC_x86_64 := gcc
 GUEST_CC_arm64 := aarch64-linux-gnu-gcc
 GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static
 GUEST_PROGS := $(patsubst %.c,%,$(notdir $(wildcard tests/e2e/helpers/*.c)))
-GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%) $(B)/bin/acmactl
+# The tools operators run on the machine DAMON_ACMA scales run in the guest too.
+GUEST_TOOLS := acmactl acma-trace
+GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%) $(GUEST_TOOLS:%=$(B)/bin/%)
 INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
@@ -194,8 +196,8 @@ acpi: board-check $(ACPI_TABLES)
 kernel: board-check | deps-ensure
 	@scripts/kernel.sh $(ARCH) $(KTREE) $(KFRAGMENTS)
 
-# acmactl runs in the guest too, as operators run it on the machine it manages.
-$(B)/bin/acmactl: $(wildcard tools/acmactl/*.c tools/acmactl/*.h) $(TOOLS_LIB) | deps-ensure
+# Static, from the same sources as build/host/<tool>.
+$(GUEST_TOOLS:%=$(B)/bin/%): $(B)/bin/%: $$(wildcard tools/%/*.c tools/%/*.h) $(TOOLS_LIB) | deps-ensure
 	@mkdir -p $(dir $@)
 	$(call quiet,GUESTCC,$@)
 	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -Itools/lib -o $@ $(filter %.c,$^)

@@ -33,6 +33,7 @@ struct blocks {
 	unsigned char *state;	/* enum block_state */
 	bool *claimed;		/* held by a rank */
 	size_t nr;		/* highest id present + 1 */
+	size_t nr_present;
 };
 
 /* The power states of the driver's contract, for checking what it says. */
@@ -92,6 +93,7 @@ static int read_blocks(struct sysfs *fs, struct blocks *b)
 	for (i = 0; i < nr; i++)
 		b->state[ids[i]] = read_block_state(fs, ids[i]);
 	free(ids);
+	b->nr_present = nr;
 	b->listed = true;
 	return 0;
 }
@@ -280,6 +282,7 @@ int dram_read(struct sysfs *fs, struct dram *d)
 	sysfs_read_hex(fs, MEMORY_DIR "/block_size_bytes", &d->block_size);
 	if (read_blocks(fs, &b))
 		goto out;
+	d->present_blocks = (struct value){ b.listed, b.nr_present };
 	d->has_power = sysfs_exists(fs, DRAM_POWER_DIR);
 	if (d->has_power) {
 		sysfs_read_line(fs, DRAM_POWER_DIR "/backend", &d->backend);

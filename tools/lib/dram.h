@@ -38,6 +38,7 @@ struct dram_rank {
 /* What the kernel says of memory blocks and DRAM power. */
 struct dram {
 	struct value block_size;	/* bytes */
+	struct value present_blocks;	/* memoryN directories */
 	bool has_power;		/* /sys/devices/system/dram_power is there */
 	char *backend;		/* ipmi, acpi or none */
 	struct dram_rank *ranks;	/* the blocks no rank holds first (if any) */

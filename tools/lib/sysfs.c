@@ -3,8 +3,9 @@
  * sysfs.c - reading and writing sysfs files under a root
  *
  * A sysfs file holds one value and a newline. A file that is missing or
- * holds something else is said once on stderr and counted, and the caller
- * shows its value as unknown: a broken file never stops the rest.
+ * holds something else is said once and counted, and the caller shows its
+ * value as unknown: a broken file never stops the rest. The few /proc
+ * files a tool reads are under the same root.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -36,7 +37,7 @@ static char *full_path(const struct sysfs *fs, const char *path)
 /**
  * sysfs_set_root() - read a captured tree instead of the machine (--sysroot)
  * @fs: the root to set
- * @dir: the tree, holding sys/...
+ * @dir: the tree, holding sys/... (and proc/... for the files of /proc)
  *
  * Return: 0, or -1 when @dir is not a directory.
  */
@@ -51,8 +52,8 @@ int sysfs_set_root(struct sysfs *fs, const char *dir)
 }
 
 /**
- * sysfs_failed() - say on stderr that a file could not be used, and count it
- * @fs: the root
+ * sysfs_failed() - say that a file could not be used, and count it
+ * @fs: the root, and where to say it
  * @path: absolute, as on the machine (/sys/...)
  * @why: what is wrong
  * @text: what the file holds, quoted after @why; NULL for nothing
@@ -62,10 +63,12 @@ int sysfs_set_root(struct sysfs *fs, const char *dir)
 int sysfs_failed(struct sysfs *fs, const char *path, const char *why,
 		 const char *text)
 {
+	FILE *f = fs->msgs ? fs->msgs : stderr;
+
 	if (text)
-		fprintf(stderr, "%s: %s: %s: '%.*s'\n", fs->prog, path, why, QUOTE_MAX, text);
+		fprintf(f, "%s: %s: %s: '%.*s'\n", fs->prog, path, why, QUOTE_MAX, text);
 	else
-		fprintf(stderr, "%s: %s: %s\n", fs->prog, path, why);
+		fprintf(f, "%s: %s: %s\n", fs->prog, path, why);
 	fs->failures++;
 	return -1;
 }

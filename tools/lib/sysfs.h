@@ -8,15 +8,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
- * Where the files are and how reading went. Every failed read is said on
- * stderr, with the path as the machine knows it (without the root), and
- * counted: a partial result is still shown, with what is missing unknown.
+ * Where the files are and how reading went. Every failed read is said (on
+ * stderr, unless the tool collects the messages), with the path as the
+ * machine knows it (without the root), and counted: a partial result is
+ * still shown, with what is missing unknown.
  */
 struct sysfs {
 	const char *root;	/* "" for the machine itself */
 	const char *prog;	/* the tool, the first word of its messages */
+	FILE *msgs;		/* where failed reads are said; NULL: stderr */
 	unsigned int failures;	/* reads that failed so far */
 };
 
