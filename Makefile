@@ -6,6 +6,7 @@
 #   make <board>_defconfig     select a board (make help lists them)
 #   make run                   build what is missing and boot the selected board
 #   make test                  unit tests, then end-to-end tests in QEMU
+#   make plot                  draw the trace of acma-trace (CSV=, PNG=) as a PNG
 #
 # With no .config the default board is selected. Build output goes to build/.
 
@@ -22,6 +23,7 @@ KCONFIG_CONFIG ?= .config
 export KCONFIG_CONFIG
 
 unquote = $(patsubst "%",%,$(1))
+shquote = '$(subst ','\'',$(1))'
 quiet = @printf '  %-8s %s\n' '$(1)' '$(2)';
 
 # Goals that work without a board configuration.
@@ -97,7 +99,7 @@ INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards \
-	board-check acpi run test bench kernel-patches clean distclean
+	board-check acpi run test bench plot kernel-patches clean distclean
 
 all: kernel initramfs $(if $(BMC_SRCS),$(BMC_PLUGIN)) $(ACPI_TABLES)
 
@@ -109,6 +111,8 @@ help:
 	@echo '  run                  build what is missing, boot the board, show its memory and BMC'
 	@echo '  test                 host unit tests, then end-to-end tests in QEMU'
 	@echo '  bench                benchmarks in QEMU, figures beside their baselines'
+	@echo '  plot                 a trace of acma-trace as a PNG: memory above, DRAM power below'
+	@echo '                       (CSV=build/<board>/run/trace.csv PNG=build/<board>/run/trace.png)'
 	@echo
 	@echo 'Configuration (kconfig-frontends):'
 	@echo '  <board>_defconfig    select a board'
@@ -236,6 +240,18 @@ test: all $(UNIT_TESTS) test-boards
 bench: all
 	@scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/bench $(ACPI_ARGS)
+
+# The trace acma-trace recorded, drawn by gnuplot; make plot CSV=... PNG=... TITLE=...
+# for another. Not a deps-ensure: drawing is no reason to install behind one's back.
+CSV = $(B)/run/trace.csv
+PNG = $(B)/run/trace.png
+TITLE = $(CSV)
+plot:
+	@command -v gnuplot > /dev/null || { echo "error: gnuplot is not installed;" \
+		"run 'make deps' (it installs gnuplot-nox, listed in scripts/debian-packages.txt)" >&2; \
+		exit 1; }
+	$(call quiet,PLOT,$(PNG))
+	@scripts/plot.sh $(call shquote,$(CSV)) $(call shquote,$(PNG)) $(call shquote,$(TITLE))
 
 kernel-patches: | deps-ensure
 	@scripts/kernel-patches.sh $(O)/kernel-patches
