@@ -45,7 +45,9 @@ summary() {
 	else
 		say "  samples: $out/trace.csv (make deps installs gnuplot; then make plot)"
 	fi
-	if [ "${idle:-$BOARD_RANKS}" -ge "$BOARD_RANKS" ] || [ "${spike:-0}" -le "${idle:-0}" ] ||
+	if [ "$(fig spike_ok)" != 1 ]; then
+		demo_error="the load spike's program did not get its memory (see $out/console.log)"
+	elif [ "${idle:-$BOARD_RANKS}" -ge "$BOARD_RANKS" ] || [ "${spike:-0}" -le "${idle:-0}" ] ||
 	   [ "${again:-$BOARD_RANKS}" -ge "${spike:-0}" ]; then
 		demo_error="the expected transitions did not all happen (ranks on: idle ${idle:-?}, spike ${spike:-?}, idle again ${again:-?})"
 	fi

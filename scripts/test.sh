@@ -162,6 +162,7 @@ e2e() {
 	fi
 }
 
+board_acpi_tables=$acpi_tables
 e2e "$outdir" "$board" "$initrd" "" "${TESTS:-*}"
 for a in "${also[@]}"; do
 	b=${a%%:*}
@@ -171,6 +172,25 @@ for a in "${also[@]}"; do
 	done
 	e2e "$top/build/$b/test" "$top/boards/$b/board.hw" "$top/build/$b/initramfs.cpio.gz" "$b/" "${a#*:}"
 done
+
+# make run's demo on the selected board, as a user runs it: it must end with exit 0,
+# the ranks going off, on and off again, and the energy in its summary.
+if [ -z "${TESTS:-}" ]; then
+	demo_args=()
+	for t in $board_acpi_tables; do demo_args+=(--acpitable "$t"); done
+	set +e
+	"$top/scripts/run-board.sh" --mode demo --board "$board" --kernel "$kernel" \
+		--initrd "$initrd" --out "$outdir-demo" "${demo_args[@]}" > "$outdir.demo.out" 2>&1
+	rc=$?
+	set -e
+	sed -n '/^Summary/,$p' "$outdir.demo.out" | sed 's/^/# /'
+	if [ $rc = 0 ] && grep -q '^  DRAM energy over' "$outdir.demo.out"; then
+		result ok "host/make-run-demo"
+	else
+		tail -n 5 "$outdir.demo.out" | sed 's/^/# /'
+		result fail "host/make-run-demo" "exit $rc (output: $outdir.demo.out)"
+	fi
+fi
 t_end=$(date +%s)
 
 echo "1..$n"
