@@ -162,7 +162,8 @@ e2e() {
 	fi
 }
 
-board_acpi_tables=$acpi_tables
+# the selected board's, kept: the runner's qemu_start sets $initrd for each board
+board_acpi_tables=$acpi_tables board_initrd=$initrd
 e2e "$outdir" "$board" "$initrd" "" "${TESTS:-*}"
 for a in "${also[@]}"; do
 	b=${a%%:*}
@@ -180,7 +181,7 @@ if [ -z "${TESTS:-}" ]; then
 	for t in $board_acpi_tables; do demo_args+=(--acpitable "$t"); done
 	set +e
 	"$top/scripts/run-board.sh" --mode demo --board "$board" --kernel "$kernel" \
-		--initrd "$initrd" --out "$outdir-demo" "${demo_args[@]}" > "$outdir.demo.out" 2>&1
+		--initrd "$board_initrd" --out "$outdir-demo" "${demo_args[@]}" > "$outdir.demo.out" 2>&1
 	rc=$?
 	set -e
 	sed -n '/^Summary/,$p' "$outdir.demo.out" | sed 's/^/# /'
