@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * DAMON_ACMA: what a platform that powers memory off and on tells it.
+ * DAMON_ACMA: what a platform that powers memory off and on tells it, and
+ * what a driver that follows the size of the system (a balloon) asks of it.
  */
 #ifndef _LINUX_DAMON_ACMA_H
 #define _LINUX_DAMON_ACMA_H
 
 #include <linux/errno.h>
+#include <linux/notifier.h>
 #include <linux/types.h>
+
+/* Notifier event: damon_acma_given_bytes() changed. */
+#define DAMON_ACMA_GIVEN_CHANGED	1
 
 /**
  * struct damon_acma_platform_ops - Platform hooks of DAMON_ACMA.
@@ -28,11 +33,42 @@ struct damon_acma_platform_ops {
 
 #ifdef CONFIG_DAMON_ACMA
 int damon_acma_register_platform(const struct damon_acma_platform_ops *ops);
+int damon_acma_set_max_mem(unsigned long bytes, unsigned long *applied);
+unsigned long damon_acma_given_bytes(void);
+unsigned long damon_acma_total_bytes(void);
+int damon_acma_register_notifier(struct notifier_block *nb);
+int damon_acma_unregister_notifier(struct notifier_block *nb);
 #else
 static inline int damon_acma_register_platform(
 		const struct damon_acma_platform_ops *ops)
 {
 	return -ENODEV;
+}
+
+static inline int damon_acma_set_max_mem(unsigned long bytes,
+		unsigned long *applied)
+{
+	return -EAGAIN;
+}
+
+static inline unsigned long damon_acma_given_bytes(void)
+{
+	return 0;
+}
+
+static inline unsigned long damon_acma_total_bytes(void)
+{
+	return 0;
+}
+
+static inline int damon_acma_register_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
+static inline int damon_acma_unregister_notifier(struct notifier_block *nb)
+{
+	return 0;
 }
 #endif
 

@@ -18,6 +18,12 @@
  * management firmware) is told that the range is gone.  Scaling up first
  * asks the platform to make the range usable, then adds and onlines it.
  *
+ * In a virtual machine, every chunk taken is also reported to the host
+ * through page reporting (virtio-balloon's reporting queue), so that the host
+ * drops the memory behind it; and a balloon driver may set the maximum from
+ * the host's balloon target (damon_acma_set_max_mem()), learning what was
+ * really given back from the notifier chain.
+ *
  * Only movable memory blocks present when ACMA is enabled are scaled.
  */
 
@@ -29,6 +35,8 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mmzone.h>
+#include <linux/notifier.h>
+#include <linux/page_reporting.h>
 #include <linux/psi.h>
 #include <linux/shrinker.h>
 #include <linux/slab.h>
@@ -246,6 +254,11 @@ struct damon_acma {
 	struct mutex lock;
 };
 
+/* What was reported to the host, and the drivers that follow the size. */
+static atomic_long_t damon_acma_reported_bytes;
+static BLOCKING_NOTIFIER_HEAD(damon_acma_chain);
+static unsigned long damon_acma_notified_bytes;
+
 static struct damon_acma acma = {
 	.lock = __MUTEX_INITIALIZER(acma.lock),
 	.down = -1,
@@ -315,11 +328,33 @@ static unsigned long damon_acma_machine_bytes(void)
 
 /* DAMOS owner callbacks: the min/max guarantees, one chunk at a time. */
 
+/*
+ * In a virtual machine, the host drops the memory of a taken chunk; the
+ * guest gets fresh memory when the chunk is given back and touched.  Without
+ * a page reporting device (bare metal) there is nothing to do.
+ */
+static void damon_acma_report_chunk(unsigned long pfn, unsigned int order)
+{
+	int err;
+
+	if (!IS_ENABLED(CONFIG_DAMON_ACMA_PAGE_REPORT))
+		return;
+	err = page_report(pfn, 1UL << order);
+	if (!err)
+		atomic_long_add(PAGE_SIZE << order, &damon_acma_reported_bytes);
+	else if (err != -ENODEV)
+		pr_warn_ratelimited("reporting pfn %#lx to the host failed: %d\n",
+				pfn, err);
+}
+
 static int damon_acma_take_chunk(struct damos *s, unsigned long pfn,
 		unsigned int order)
 {
 	/* the chunk is already counted as owned */
-	return damon_acma_mem_bytes() < acma.cfg.min_mem ? -EPERM : 0;
+	if (damon_acma_mem_bytes() < acma.cfg.min_mem)
+		return -EPERM;
+	damon_acma_report_chunk(pfn, order);
+	return 0;
 }
 
 static int damon_acma_give_chunk(struct damos *s, unsigned long pfn,
@@ -786,6 +821,73 @@ static unsigned long damon_acma_shrink_scan(struct shrinker *shrinker,
 	return SHRINK_STOP;
 }
 
+/* Drivers that follow the size: a balloon telling its host */
+
+/**
+ * damon_acma_given_bytes() - The memory DAMON_ACMA has given up.
+ *
+ * Return: the bytes of the scaled memory that the system does not have now:
+ * chunks taken and blocks removed, or 0 when DAMON_ACMA is off.
+ */
+unsigned long damon_acma_given_bytes(void)
+{
+	if (!READ_ONCE(acma.scaling))
+		return 0;
+	return damon_acma_machine_bytes() - damon_acma_mem_bytes();
+}
+EXPORT_SYMBOL_GPL(damon_acma_given_bytes);
+
+/**
+ * damon_acma_total_bytes() - The memory DAMON_ACMA scales within.
+ *
+ * Return: the bytes of memory the system has with nothing given up: the
+ * memory that is not scalable plus every scalable block, or 0 when
+ * DAMON_ACMA is off.
+ */
+unsigned long damon_acma_total_bytes(void)
+{
+	if (!READ_ONCE(acma.scaling))
+		return 0;
+	return damon_acma_machine_bytes();
+}
+EXPORT_SYMBOL_GPL(damon_acma_total_bytes);
+
+/**
+ * damon_acma_register_notifier() - Follow the memory DAMON_ACMA gives up.
+ * @nb:	Called with %DAMON_ACMA_GIVEN_CHANGED, in process context, when
+ *	damon_acma_given_bytes() changed.
+ *
+ * Return: 0 on success, or a negative error code.
+ */
+int damon_acma_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&damon_acma_chain, nb);
+}
+EXPORT_SYMBOL_GPL(damon_acma_register_notifier);
+
+/**
+ * damon_acma_unregister_notifier() - Stop following DAMON_ACMA.
+ * @nb:	The notifier block given to damon_acma_register_notifier().
+ *
+ * Return: 0 on success, or -ENOENT if @nb was not registered.
+ */
+int damon_acma_unregister_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&damon_acma_chain, nb);
+}
+EXPORT_SYMBOL_GPL(damon_acma_unregister_notifier);
+
+static void damon_acma_notify(void)
+{
+	unsigned long given = damon_acma_given_bytes();
+
+	if (given == READ_ONCE(damon_acma_notified_bytes))
+		return;
+	WRITE_ONCE(damon_acma_notified_bytes, given);
+	blocking_notifier_call_chain(&damon_acma_chain,
+			DAMON_ACMA_GIVEN_CHANGED, NULL);
+}
+
 /* Called after each aggregation, in kdamond: move windows, queue resizes. */
 static void damon_acma_step(struct damon_ctx *c)
 {
@@ -878,6 +980,7 @@ static void damon_acma_step(struct damon_ctx *c)
 	damon_acma_feed_scale_up(up);
 	if (resize)
 		queue_work(system_long_wq, &acma.resize_work);
+	damon_acma_notify();
 }
 
 /* Parameters */
@@ -1000,6 +1103,7 @@ static int damon_acma_turn(bool on)
 		err = damon_stop(&acma.ctx, 1);
 		damon_acma_unstash_goals(acma.ctx);
 		damon_acma_give_all_back();
+		damon_acma_notify();
 		return err;
 	}
 	err = damon_acma_scan_blocks();
@@ -1090,6 +1194,47 @@ static const struct kernel_param_ops commit_inputs_param_ops = {
 };
 module_param_cb(commit_inputs, &commit_inputs_param_ops, &commit_inputs,
 		0600);
+
+/**
+ * damon_acma_set_max_mem() - Set the maximum from a driver.
+ * @bytes:	The memory the system may have at most, in bytes.
+ * @applied:	Set to the maximum that applies: @bytes clamped between
+ *		``min_mem`` and the memory DAMON_ACMA scales.
+ *
+ * For a driver that learns the size of the system from outside, such as a
+ * balloon whose host sets a target.  The maximum becomes the ``max_mem``
+ * parameter and is committed like an administrator's at the next step; a
+ * maximum below the current size makes scale-down run at full allowed
+ * speed until it is met.
+ *
+ * Context: Process context.
+ * Return: 0 on success, -EAGAIN if DAMON_ACMA is not running (the caller
+ * then handles the size itself), or -EINVAL if the other parameters written
+ * since the last commit are invalid (nothing is changed then).
+ */
+int damon_acma_set_max_mem(unsigned long bytes, unsigned long *applied)
+{
+	struct damon_acma_cfg cfg;
+	unsigned long old;
+	int err = -EAGAIN;
+
+	kernel_param_lock(THIS_MODULE);
+	if (!acma.ctx || !damon_is_running(acma.ctx))
+		goto out;
+	old = max_mem;
+	max_mem = clamp(bytes, min_mem, damon_acma_machine_bytes());
+	err = damon_acma_check(&cfg);
+	if (err) {
+		max_mem = old;
+		goto out;
+	}
+	*applied = max_mem;
+	commit_inputs = true;
+out:
+	kernel_param_unlock(THIS_MODULE);
+	return err;
+}
+EXPORT_SYMBOL_GPL(damon_acma_set_max_mem);
 
 static int damon_acma_bytes_store(const char *val,
 		const struct kernel_param *kp)
@@ -1209,6 +1354,20 @@ static const struct kernel_param_ops pressure_param_ops = {
 };
 /* ``some`` memory PSI stall of the last quota interval, in microseconds. */
 module_param_cb(measured_pressure_us, &pressure_param_ops, NULL, 0400);
+
+static int damon_acma_reported_bytes_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	return sprintf(buffer, "%ld\n",
+			atomic_long_read(&damon_acma_reported_bytes));
+}
+
+static const struct kernel_param_ops reported_bytes_param_ops = {
+	.set = damon_acma_ro_store,
+	.get = damon_acma_reported_bytes_load,
+};
+/* Bytes of taken chunks reported to the host (VM guests), since boot. */
+module_param_cb(reported_bytes, &reported_bytes_param_ops, NULL, 0400);
 
 static int __init damon_acma_init(void)
 {
