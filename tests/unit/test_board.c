@@ -4,6 +4,8 @@
  *
  * Usage: test-board [PATH-TO-boards/qemu-x86_64/board.hw]
  *
+ * The VM board is read from the same folder: boards/qemu-x86_64-vm/board.hw.
+ *
  * Prints TAP version 13; the last line is "N passed, N failed". Exits 1 if
  * any test failed. Fixtures are inline strings read through fmemopen().
  */
@@ -609,6 +611,36 @@ static bool test_size_formatting(void)
 
 /* ---- VM boards (firmware none) ------------------------------------------ */
 
+static bool test_real_vm_board(void)
+{
+	static const char tail[] = "/board.hw";
+	size_t len = strlen(real_board_path);
+	char path[4096];
+	struct board b;
+	int errors;
+	FILE *f;
+
+	CHECK(len > sizeof(tail) && !strcmp(real_board_path + len - (sizeof(tail) - 1), tail) &&
+	      len + 3 < sizeof(path), "%s does not end in %s\n", real_board_path, tail);
+	snprintf(path, sizeof(path), "%.*s-vm%s", (int)(len - (sizeof(tail) - 1)),
+		 real_board_path, tail);
+	f = fopen(path, "r");
+	CHECK(f, "cannot open %s\n", path);
+	errors = board_parse(f, path, &b, stderr);
+	fclose(f);
+	CHECK(errors == 0, "%d errors\n", errors);
+	CHECK(!strcmp(b.name, "qemu-x86_64-vm"), "name %s\n", b.name);
+	CHECK(b.firmware == BOARD_FIRMWARE_NONE && b.nr_ranks == 0 && b.nr_dimms == 0 &&
+	      b.nr_power_states == 0, "firmware %d ranks %d\n", b.firmware, b.nr_ranks);
+	CHECK(b.nr_vm_memory == 2 && b.vm_memory[0].range.base == 0x100000000ULL &&
+	      b.vm_memory[1].range.base == 0x140000000ULL &&
+	      board_total_vm_memory(&b) == 2 * BOARD_SZ_1G, "vm-memory\n");
+	CHECK(b.balloon == BOARD_BALLOON_FREE_PAGE_REPORTING, "balloon %d\n", b.balloon);
+	CHECK(b.scratch_disk == 2 * BOARD_SZ_1G, "scratch-disk %llu\n", b.scratch_disk);
+	board_free(&b);
+	return true;
+}
+
 static bool test_vm_fixture_valid(void)
 {
 	struct result res;
@@ -775,6 +807,7 @@ static const struct tap_test tests[] = {
 	{ "device-memory base (QEMU 7.2 rule)", test_device_memory_base },
 	{ "size and address parsing", test_size_parsing },
 	{ "size formatting round trips", test_size_formatting },
+	{ "real board qemu-x86_64-vm: firmware none, 2 x 1G vm-memory", test_real_vm_board },
 	{ "VM fixture is valid: slots, hot-pluggable memory, balloon, disk",
 	  test_vm_fixture_valid },
 	{ "VM board: interleave none, balloon and scratch-disk optional",
