@@ -101,7 +101,10 @@ int acpi_dimm_index(const struct board *b, int rank)
 	return n;
 }
 
-/* The tables only exist for ACPI machines; the figures must fit their fields. */
+/*
+ * The tables only exist for ACPI machines with ranks (not firmware none); the
+ * figures must fit their fields.
+ */
 static int check_board(const struct board *b, const char *table, FILE *err)
 {
 	int i;
@@ -109,6 +112,11 @@ static int check_board(const struct board *b, const char *table, FILE *err)
 	if (b->arch != BOARD_ARCH_X86_64) {
 		fprintf(err, "boardgen: %s: board %s is %s; ACPI tables are generated for x86_64 boards only\n",
 			table, b->name, board_arch_name(b->arch));
+		return -1;
+	}
+	if (b->firmware == BOARD_FIRMWARE_NONE) {
+		fprintf(err, "boardgen: %s: board %s has firmware none (a VM guest): no ranks, no ACPI tables (see 'boardgen needs')\n",
+			table, b->name);
 		return -1;
 	}
 	for (i = 0; i < b->nr_power_states; i++) {

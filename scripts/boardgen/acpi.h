@@ -65,7 +65,7 @@ int acpi_dimm_index(const struct board *b, int rank);
 
 /**
  * acpi_write_mpst() - print the board's MPST as iasl data-table source
- * @b: the board; its arch must be x86_64
+ * @b: the board; its arch must be x86_64 and its firmware ipmi or acpi
  * @source: the board file's name, for the header comment
  * @out: where to print the table
  * @err: where to print why it cannot be generated
@@ -80,7 +80,7 @@ int acpi_write_mpst(const struct board *b, const char *source, FILE *out, FILE *
 
 /**
  * acpi_write_ssdt() - print the board's SSDT as ASL
- * @b: the board; its arch must be x86_64
+ * @b: the board; its arch must be x86_64 and its firmware ipmi or acpi
  * @source: the board file's name, for the header comment
  * @out: where to print the table
  * @err: where to print why it cannot be generated

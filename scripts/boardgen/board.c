@@ -4,8 +4,9 @@
  *
  * The file is read line by line; each line is checked on its own and the
  * statements are collected into a struct board. Checks that need the whole
- * file (missing keywords, DIMM rank counts, rank ids, range alignment,
- * overlaps and placement in QEMU's device-memory area) run afterwards.
+ * file (missing keywords, what firmware none allows, DIMM rank counts, rank
+ * ids, range alignment, overlaps and placement in QEMU's device-memory area)
+ * run afterwards.
  * Errors are collected, sorted by line and the first BOARD_MAX_ERRORS are
  * printed like compiler diagnostics.
  */
@@ -35,6 +36,9 @@ enum kw {
 	KW_POWER_STATE,
 	KW_DIMM,
 	KW_RANK,
+	KW_VM_MEMORY,
+	KW_BALLOON,
+	KW_SCRATCH_DISK,
 	KW_COUNT,
 };
 
@@ -50,13 +54,16 @@ static const struct keyword {
 	[KW_CPUS]	 = { "cpus", true, true, "cpus N (1..64)" },
 	[KW_BOOT_MEMORY] = { "boot-memory", true, true, "boot-memory SIZE" },
 	[KW_MEMORY_BLOCK] = { "memory-block", true, true, "memory-block SIZE" },
-	[KW_FIRMWARE]	 = { "firmware", true, true, "firmware ipmi|acpi" },
+	[KW_FIRMWARE]	 = { "firmware", true, true, "firmware ipmi|acpi|none" },
 	[KW_INTERLEAVE]	 = { "interleave", true, true, "interleave none|N (2..8)" },
 	[KW_DESCRIPTION] = { "description", true, false, "description TEXT" },
 	[KW_POWER_STATE] = { "power-state", false, false,
 			     "power-state NAME POWER LATENCY kept|lost" },
 	[KW_DIMM]	 = { "dimm", false, false, "dimm NAME RANKS" },
 	[KW_RANK]	 = { "rank", false, false, "rank ID DIMM BASE+SIZE [BASE+SIZE...]" },
+	[KW_VM_MEMORY]	 = { "vm-memory", false, false, "vm-memory BASE+SIZE" },
+	[KW_BALLOON]	 = { "balloon", true, false, "balloon free-page-reporting|plain" },
+	[KW_SCRATCH_DISK] = { "scratch-disk", true, false, "scratch-disk SIZE" },
 };
 
 struct diag {
@@ -84,6 +91,8 @@ struct parser {
 	bool kw_suggested[KW_COUNT];	/* "did you mean" it for a typo */
 	struct rank_extra *rank_extra;	/* parallel to b->ranks */
 	bool rank_dropped;		/* a rank line was not accepted */
+	int first_line[KW_COUNT];	/* first line of a keyword, even if rejected */
+	int nr_lines[KW_COUNT];		/* lines of a keyword, even if rejected */
 	bool oom;
 };
 
@@ -414,6 +423,18 @@ const char *board_firmware_name(enum board_firmware firmware)
 	}
 }
 
+const char *board_balloon_name(enum board_balloon balloon)
+{
+	switch (balloon) {
+	case BOARD_BALLOON_PLAIN:
+		return "plain";
+	case BOARD_BALLOON_FREE_PAGE_REPORTING:
+		return "free-page-reporting";
+	default:
+		return "none";
+	}
+}
+
 /* ---- model helpers ------------------------------------------------------ */
 
 unsigned long long board_total_rank_memory(const struct board *b)
@@ -434,6 +455,26 @@ int board_nr_ranges(const struct board *b)
 	for (i = 0; i < b->nr_ranks; i++)
 		n += b->ranks[i].nr_ranges;
 	return n;
+}
+
+unsigned long long board_total_vm_memory(const struct board *b)
+{
+	unsigned long long total = 0;
+	int i;
+
+	for (i = 0; i < b->nr_vm_memory; i++)
+		total = add_sat(total, b->vm_memory[i].range.size);
+	return total;
+}
+
+int board_nr_slots(const struct board *b)
+{
+	return board_nr_ranges(b) + b->nr_vm_memory;
+}
+
+unsigned long long board_hotplug_memory(const struct board *b)
+{
+	return add_sat(board_total_rank_memory(b), board_total_vm_memory(b));
 }
 
 static unsigned long long round_up_1g(unsigned long long v)
@@ -464,9 +505,9 @@ unsigned long long board_device_memory_size(const struct board *b)
 {
 	unsigned long long slack;
 
-	if (mul_overflows(board_nr_ranges(b), BOARD_SZ_1G, &slack))
+	if (mul_overflows(board_nr_slots(b), BOARD_SZ_1G, &slack))
 		return ULLONG_MAX;
-	return add_sat(board_total_rank_memory(b), slack);
+	return add_sat(board_hotplug_memory(b), slack);
 }
 
 void board_free(struct board *b)
@@ -486,6 +527,7 @@ void board_free(struct board *b)
 	for (i = 0; i < b->nr_ranks; i++)
 		xfree(b->ranks[i].ranges);
 	xfree(b->ranks);
+	xfree(b->vm_memory);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -591,8 +633,10 @@ static bool stmt_global(struct parser *p, enum kw kw, int argc, char **argv)
 			b->firmware = BOARD_FIRMWARE_IPMI;
 		else if (!strcmp(v, "acpi"))
 			b->firmware = BOARD_FIRMWARE_ACPI;
+		else if (!strcmp(v, "none"))
+			b->firmware = BOARD_FIRMWARE_NONE;
 		else {
-			error(p, "unknown firmware '%s' (expected ipmi or acpi)", v);
+			error(p, "unknown firmware '%s' (expected ipmi, acpi or none)", v);
 			return false;
 		}
 		return true;
@@ -607,6 +651,25 @@ static bool stmt_global(struct parser *p, enum kw kw, int argc, char **argv)
 			return false;
 		}
 		b->interleave = n;
+		return true;
+	case KW_BALLOON:
+		if (!strcmp(v, "free-page-reporting"))
+			b->balloon = BOARD_BALLOON_FREE_PAGE_REPORTING;
+		else if (!strcmp(v, "plain"))
+			b->balloon = BOARD_BALLOON_PLAIN;
+		else {
+			error(p, "unknown balloon '%s' (expected free-page-reporting or plain)", v);
+			return false;
+		}
+		return true;
+	case KW_SCRATCH_DISK:
+		if (!kw_size(p, kw, v, &n))
+			return false;
+		if (!n || n % BOARD_SZ_1M) {
+			error(p, "scratch-disk %s is not a positive multiple of 1M", v);
+			return false;
+		}
+		b->scratch_disk = n;
 		return true;
 	default:
 		return false;
@@ -734,12 +797,51 @@ static void stmt_dimm(struct parser *p, int argc, char **argv)
 	b->dimms[b->nr_dimms++] = d;
 }
 
+/*
+ * Parse a range BASE+SIZE (@text is modified) of @owner ("rank 3",
+ * "vm-memory"), the prefix of the messages. True if @rg was filled in.
+ */
+static bool parse_range(struct parser *p, const char *owner, char *text,
+			struct board_range *rg)
+{
+	char *plus = strchr(text, '+');
+
+	if (!plus) {
+		error(p, "%s: range '%s' is not BASE+SIZE (e.g. 0x100000000+512M)",
+		      owner, text);
+		return false;
+	}
+	*plus = '\0';
+	if (board_parse_address(text, &rg->base)) {
+		error(p, "%s: range '%s+%s': base '%s' is not an address (expected 0x-prefixed hex or decimal)",
+		      owner, text, plus + 1, text);
+		return false;
+	}
+	if (board_parse_size(plus + 1, &rg->size)) {
+		error(p, "%s: range '%s+%s': size '%s' is not a size (expected a decimal number with an optional suffix K, M, G or T, e.g. 512M)",
+		      owner, text, plus + 1, plus + 1);
+		return false;
+	}
+	if (!rg->size) {
+		error(p, "%s: range '%s+%s': size must be greater than 0",
+		      owner, text, plus + 1);
+		return false;
+	}
+	if (rg->base > ULLONG_MAX - rg->size + 1) {
+		error(p, "%s: range '%s+%s' wraps around the address space",
+		      owner, text, plus + 1);
+		return false;
+	}
+	return true;
+}
+
 static void stmt_rank(struct parser *p, int argc, char **argv)
 {
 	struct board *b = p->b;
 	struct board_rank r = { .line = p->line, .dimm = -1 };
 	struct rank_extra x;
 	unsigned long long id;
+	char owner[16];
 	int i;
 
 	if (argc < 4) {
@@ -784,38 +886,10 @@ static void stmt_rank(struct parser *p, int argc, char **argv)
 		xfree(x.dimm_name);
 		return;
 	}
-	for (i = 3; i < argc; i++) {
-		struct board_range *rg = &r.ranges[r.nr_ranges];
-		char *plus = strchr(argv[i], '+');
-
-		if (!plus) {
-			error(p, "rank %d: range '%s' is not BASE+SIZE (e.g. 0x100000000+512M)",
-			      r.id, argv[i]);
-			continue;
-		}
-		*plus = '\0';
-		if (board_parse_address(argv[i], &rg->base)) {
-			error(p, "rank %d: range '%s+%s': base '%s' is not an address (expected 0x-prefixed hex or decimal)",
-			      r.id, argv[i], plus + 1, argv[i]);
-			continue;
-		}
-		if (board_parse_size(plus + 1, &rg->size)) {
-			error(p, "rank %d: range '%s+%s': size '%s' is not a size (expected a decimal number with an optional suffix K, M, G or T, e.g. 512M)",
-			      r.id, argv[i], plus + 1, plus + 1);
-			continue;
-		}
-		if (!rg->size) {
-			error(p, "rank %d: range '%s+%s': size must be greater than 0",
-			      r.id, argv[i], plus + 1);
-			continue;
-		}
-		if (rg->base > ULLONG_MAX - rg->size + 1) {
-			error(p, "rank %d: range '%s+%s' wraps around the address space",
-			      r.id, argv[i], plus + 1);
-			continue;
-		}
-		r.nr_ranges++;
-	}
+	snprintf(owner, sizeof(owner), "rank %d", r.id);
+	for (i = 3; i < argc; i++)
+		if (parse_range(p, owner, argv[i], &r.ranges[r.nr_ranges]))
+			r.nr_ranges++;
 
 	if (!b->ranks) {
 		b->ranks = calloc(BOARD_MAX_RANKS, sizeof(r));
@@ -833,6 +907,32 @@ static void stmt_rank(struct parser *p, int argc, char **argv)
 	}
 	p->rank_extra[b->nr_ranks] = x;
 	b->ranks[b->nr_ranks++] = r;
+}
+
+static void stmt_vm_memory(struct parser *p, int argc, char **argv)
+{
+	struct board *b = p->b;
+	struct board_vm_memory m = { .line = p->line };
+
+	if (argc != 2) {
+		error(p, "'vm-memory' takes 1 value, got %d (expected 'vm-memory BASE+SIZE', e.g. 'vm-memory 0x100000000+1G')",
+		      argc - 1);
+		return;
+	}
+	if (b->nr_vm_memory >= BOARD_MAX_RANGES) {
+		error(p, "vm-memory: too many ranges (at most %d)", BOARD_MAX_RANGES);
+		return;
+	}
+	if (!parse_range(p, "vm-memory", argv[1], &m.range))
+		return;
+	if (!b->vm_memory) {
+		b->vm_memory = calloc(BOARD_MAX_RANGES, sizeof(m));
+		if (!b->vm_memory) {
+			p->oom = true;
+			return;
+		}
+	}
+	b->vm_memory[b->nr_vm_memory++] = m;
 }
 
 static int lookup_keyword(const char *word)
@@ -869,7 +969,7 @@ static void unknown_keyword(struct parser *p, const char *word)
 		error(p, "unknown keyword '%s' (did you mean '%s'?)", word,
 		      keywords[best].name);
 	else
-		error(p, "unknown keyword '%.40s%s' (expected one of board, arch, qemu-machine, cpus, boot-memory, memory-block, firmware, interleave, description, power-state, dimm, rank)",
+		error(p, "unknown keyword '%.40s%s' (expected one of board, arch, qemu-machine, cpus, boot-memory, memory-block, firmware, interleave, description, power-state, dimm, rank, vm-memory, balloon, scratch-disk)",
 		      word, strlen(word) > 40 ? "..." : "");
 }
 
@@ -910,6 +1010,9 @@ static void parse_line(struct parser *p, char *line)
 		      p->kw_line[kw]);
 		return;
 	}
+	if (!p->first_line[kw])
+		p->first_line[kw] = p->line;
+	p->nr_lines[kw]++;
 	switch (kw) {
 	case KW_DESCRIPTION:
 		/* handled by parse_description(), which sees the raw text */
@@ -922,6 +1025,9 @@ static void parse_line(struct parser *p, char *line)
 		break;
 	case KW_RANK:
 		stmt_rank(p, argc, argv);
+		break;
+	case KW_VM_MEMORY:
+		stmt_vm_memory(p, argc, argv);
 		break;
 	default:
 		p->kw_line[kw] = p->line;
@@ -1009,92 +1115,117 @@ static void check_folder_name(struct parser *p)
 			   p->b->name, (int)(end - start), start, (int)(end - start), start);
 }
 
-static void check_ranges(struct parser *p)
+/* A range to check, with what declares it, for the messages. */
+struct placed {
+	const struct board_range *rg;
+	int line;
+	int owner;		/* ranges of one owner (rank, vm-memory line) */
+	char name[16];		/* "rank 3", "vm-memory" */
+	const char *kind;	/* "rank memory", "vm-memory" */
+};
+
+/*
+ * The ranges of the board's hot-pluggable memory: the ranks' or, on a VM
+ * board, the vm-memory lines (the other kind is an error of its own there).
+ * Return: the number of entries of *@out, -1 if out of memory.
+ */
+static int collect_ranges(struct parser *p, bool ranks, bool vm, struct placed **out)
+{
+	struct board *b = p->b;
+	int n = 0, i, j;
+
+	*out = calloc(board_nr_ranges(b) + b->nr_vm_memory + 1, sizeof(**out));
+	if (!*out) {
+		p->oom = true;
+		return -1;
+	}
+	for (i = 0; ranks && i < b->nr_ranks; i++) {
+		const struct board_rank *r = &b->ranks[i];
+
+		for (j = 0; j < r->nr_ranges; j++, n++) {
+			(*out)[n] = (struct placed){ &r->ranges[j], r->line, i, "", "rank memory" };
+			snprintf((*out)[n].name, sizeof((*out)[n].name), "rank %d", r->id);
+		}
+	}
+	for (i = 0; vm && i < b->nr_vm_memory; i++, n++)
+		(*out)[n] = (struct placed){ &b->vm_memory[i].range, b->vm_memory[i].line,
+					     b->nr_ranks + i, "vm-memory", "vm-memory" };
+	return n;
+}
+
+/*
+ * Alignment to memory-block, overlaps (reported on the later line) and
+ * placement in QEMU's device-memory area of the ranges that get a pc-dimm.
+ */
+static void check_ranges(struct parser *p, bool ranks, bool vm)
 {
 	struct board *b = p->b;
 	char s1[RANGE_BUF], s2[RANGE_BUF], sz[BOARD_SIZE_BUF];
-	int i, j, k, l;
+	struct placed *pl;
+	int n, i, k;
 
-	/* alignment */
+	n = collect_ranges(p, ranks, vm, &pl);
+	if (n < 0)
+		return;
+
 	if (p->kw_valid[KW_MEMORY_BLOCK]) {
 		board_format_size(b->memory_block, sz, sizeof(sz));
-		for (i = 0; i < b->nr_ranks; i++) {
-			const struct board_rank *r = &b->ranks[i];
-
-			for (j = 0; j < r->nr_ranges; j++) {
-				const struct board_range *rg = &r->ranges[j];
-
-				range_str(rg, s1, sizeof(s1));
-				if (rg->base % b->memory_block)
-					error_line(p, r->line, "rank %d: range %s: base is not a multiple of memory-block (%s)",
-						   r->id, s1, sz);
-				if (rg->size % b->memory_block)
-					error_line(p, r->line, "rank %d: range %s: size is not a multiple of memory-block (%s)",
-						   r->id, s1, sz);
-			}
+		for (i = 0; i < n; i++) {
+			range_str(pl[i].rg, s1, sizeof(s1));
+			if (pl[i].rg->base % b->memory_block)
+				error_line(p, pl[i].line, "%s: range %s: base is not a multiple of memory-block (%s)",
+					   pl[i].name, s1, sz);
+			if (pl[i].rg->size % b->memory_block)
+				error_line(p, pl[i].line, "%s: range %s: size is not a multiple of memory-block (%s)",
+					   pl[i].name, s1, sz);
 		}
 	}
 
-	/* overlaps, reported on the later line */
-	for (i = 0; i < b->nr_ranks; i++) {
-		const struct board_rank *r = &b->ranks[i];
+	for (i = 0; i < n; i++) {
+		const struct board_range *a = pl[i].rg;
 
-		for (j = 0; j < r->nr_ranges; j++) {
-			const struct board_range *a = &r->ranges[j];
+		for (k = 0; k < i; k++) {
+			const struct board_range *o = pl[k].rg;
 
-			for (k = 0; k <= i; k++) {
-				const struct board_rank *q = &b->ranks[k];
-				int lim = k == i ? j : q->nr_ranges;
-
-				for (l = 0; l < lim; l++) {
-					const struct board_range *o = &q->ranges[l];
-
-					if (a->base > o->base + (o->size - 1) ||
-					    o->base > a->base + (a->size - 1))
-						continue;
-					range_str(a, s1, sizeof(s1));
-					range_str(o, s2, sizeof(s2));
-					if (k == i)
-						error_line(p, r->line, "rank %d: range %s overlaps its range %s",
-							   r->id, s1, s2);
-					else
-						error_line(p, r->line, "rank %d: range %s overlaps range %s of rank %d (line %d)",
-							   r->id, s1, s2, q->id, q->line);
-				}
-			}
+			if (a->base > o->base + (o->size - 1) ||
+			    o->base > a->base + (a->size - 1))
+				continue;
+			range_str(a, s1, sizeof(s1));
+			range_str(o, s2, sizeof(s2));
+			if (pl[k].owner == pl[i].owner)
+				error_line(p, pl[i].line, "%s: range %s overlaps its range %s",
+					   pl[i].name, s1, s2);
+			else
+				error_line(p, pl[i].line, "%s: range %s overlaps range %s of %s (line %d)",
+					   pl[i].name, s1, s2, pl[k].name, pl[k].line);
 		}
 	}
 
-	/* placement in QEMU's device-memory area */
-	if (p->kw_valid[KW_QEMU_MACHINE] && p->kw_valid[KW_BOOT_MEMORY] &&
-	    board_nr_ranges(b)) {
+	if (p->kw_valid[KW_QEMU_MACHINE] && p->kw_valid[KW_BOOT_MEMORY] && n) {
 		unsigned long long base = board_device_memory_base(b);
 		unsigned long long end = add_sat(base, board_device_memory_size(b));
 		char bm[BOARD_SIZE_BUF];
 
 		board_format_size(b->boot_memory, bm, sizeof(bm));
-		for (i = 0; i < b->nr_ranks; i++) {
-			const struct board_rank *r = &b->ranks[i];
+		for (i = 0; i < n; i++) {
+			const struct board_range *rg = pl[i].rg;
 
-			for (j = 0; j < r->nr_ranges; j++) {
-				const struct board_range *rg = &r->ranges[j];
-
-				range_str(rg, s1, sizeof(s1));
-				if (rg->base < base)
-					error_line(p, r->line, "rank %d: range %s starts below the device-memory base 0x%llx (%s with boot-memory %s); rank memory must lie in 0x%llx..0x%llx",
-						   r->id, s1, base,
-						   board_machine_name(b->machine), bm,
-						   base, end);
-				else if (add_sat(rg->base, rg->size - 1) >= end)
-					error_line(p, r->line, "rank %d: range %s ends beyond the device-memory area 0x%llx..0x%llx (rank memory plus 1G per range)",
-						   r->id, s1, base, end);
-			}
+			range_str(rg, s1, sizeof(s1));
+			if (rg->base < base)
+				error_line(p, pl[i].line, "%s: range %s starts below the device-memory base 0x%llx (%s with boot-memory %s); %s must lie in 0x%llx..0x%llx",
+					   pl[i].name, s1, base,
+					   board_machine_name(b->machine), bm,
+					   pl[i].kind, base, end);
+			else if (add_sat(rg->base, rg->size - 1) >= end)
+				error_line(p, pl[i].line, "%s: range %s ends beyond the device-memory area 0x%llx..0x%llx (%s plus 1G per range)",
+					   pl[i].name, s1, base, end, pl[i].kind);
 		}
 	}
 
-	if (board_nr_ranges(b) > BOARD_MAX_RANGES)
+	if (n > BOARD_MAX_RANGES)
 		error_file(p, "%d ranges in total, at most %d (one QEMU pc-dimm slot each)",
-			   board_nr_ranges(b), BOARD_MAX_RANGES);
+			   n, BOARD_MAX_RANGES);
+	xfree(pl);
 }
 
 static void check_rank_ids(struct parser *p)
@@ -1121,15 +1252,43 @@ static void check_rank_ids(struct parser *p)
 	}
 }
 
+/*
+ * 'firmware none': a VM guest. It has no rank power control, so no power
+ * states, DIMMs or ranks; its hot-pluggable memory is vm-memory instead.
+ */
+static void check_vm_board(struct parser *p)
+{
+	static const enum kw rank_kws[] = { KW_POWER_STATE, KW_DIMM, KW_RANK };
+	struct board *b = p->b;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rank_kws); i++) {
+		enum kw kw = rank_kws[i];
+
+		if (p->nr_lines[kw])
+			error_line(p, p->first_line[kw], "'%s' with firmware none (line %d): a VM guest has no rank power control, so no power states, DIMMs or ranks; its hot-pluggable memory is 'vm-memory BASE+SIZE' (%d '%s' line%s)",
+				   keywords[kw].name, p->kw_line[KW_FIRMWARE], p->nr_lines[kw],
+				   keywords[kw].name, p->nr_lines[kw] == 1 ? "" : "s");
+	}
+	if (p->kw_valid[KW_INTERLEAVE] && b->interleave)
+		error_line(p, p->kw_line[KW_INTERLEAVE], "interleave %d with firmware none (line %d): a VM guest has no ranks to interleave (expected 'interleave none', or no interleave line)",
+			   b->interleave, p->kw_line[KW_FIRMWARE]);
+	if (!p->nr_lines[KW_VM_MEMORY] && !p->kw_suggested[KW_VM_MEMORY])
+		error_file(p, "no 'vm-memory' lines (firmware none expects at least one 'vm-memory BASE+SIZE', the memory the guest may give back)");
+	check_ranges(p, false, true);
+}
+
 static void check_board(struct parser *p)
 {
 	struct board *b = p->b;
 	const struct board_power_state *ps;
 	char s1[BOARD_SIZE_BUF], s2[BOARD_SIZE_BUF];
+	bool vm = p->kw_valid[KW_FIRMWARE] && b->firmware == BOARD_FIRMWARE_NONE;
 	int i, j;
 
 	for (i = 0; i < KW_COUNT; i++)
-		if (keywords[i].required && !p->kw_line[i] && !p->kw_suggested[i])
+		if (keywords[i].required && !p->kw_line[i] && !p->kw_suggested[i] &&
+		    !(vm && i == KW_INTERLEAVE))
 			error_file(p, "missing '%s' (expected '%s')", keywords[i].name,
 				   keywords[i].syntax);
 
@@ -1152,6 +1311,15 @@ static void check_board(struct parser *p)
 			   "boot-memory %s is not a multiple of memory-block (%s)",
 			   board_format_size(b->boot_memory, s1, sizeof(s1)),
 			   board_format_size(b->memory_block, s2, sizeof(s2)));
+
+	if (vm) {
+		check_vm_board(p);
+		return;
+	}
+	if (p->nr_lines[KW_VM_MEMORY] && p->kw_valid[KW_FIRMWARE])
+		error_line(p, p->first_line[KW_VM_MEMORY], "'vm-memory' needs firmware none, but firmware is %s (line %d): a server's hot-pluggable memory is its ranks (%d 'vm-memory' line%s)",
+			   board_firmware_name(b->firmware), p->kw_line[KW_FIRMWARE],
+			   p->nr_lines[KW_VM_MEMORY], p->nr_lines[KW_VM_MEMORY] == 1 ? "" : "s");
 
 	ps = find_state(b, "on");
 	if (!ps)
@@ -1201,7 +1369,7 @@ static void check_board(struct parser *p)
 					   b->ranks[i].id, p->rank_extra[i].nr_given);
 	}
 
-	check_ranges(p);
+	check_ranges(p, true, false);
 }
 
 static int rank_id_cmp(const void *a, const void *b)

@@ -5,7 +5,10 @@
  * A board file describes a server's memory hardware: the boot memory that
  * is never powered off, the DIMMs, their ranks (the power domains of the
  * firmware), the guest-physical ranges each rank backs and the power states
- * a rank can be put in. The format is documented in boards/README.md.
+ * a rank can be put in. A VM board ('firmware none') has no ranks instead:
+ * its hot-pluggable memory is plain guest memory ('vm-memory'), and it may
+ * have a virtio-balloon and a scratch disk. The format is documented in
+ * boards/README.md.
  *
  * Only libc is used: this is a host build tool (C11, gnu11).
  */
@@ -24,7 +27,7 @@
 #define BOARD_MAX_RANKS		64
 #define BOARD_MAX_DIMMS		BOARD_MAX_RANKS
 #define BOARD_MAX_RANK_RANGES	32
-#define BOARD_MAX_RANGES	256	/* QEMU pc-dimm slots */
+#define BOARD_MAX_RANGES	256	/* QEMU pc-dimm slots, rank and vm-memory ranges */
 #define BOARD_MIN_MEMORY_BLOCK	(2ULL << 20)
 #define BOARD_MAX_INTERLEAVE	8
 
@@ -48,10 +51,17 @@ enum board_machine {
 	BOARD_MACHINE_VIRT,
 };
 
+/* After a successful parse BOARD_FIRMWARE_NONE means 'firmware none': a VM guest. */
 enum board_firmware {
 	BOARD_FIRMWARE_NONE = 0,
 	BOARD_FIRMWARE_IPMI,
 	BOARD_FIRMWARE_ACPI,
+};
+
+enum board_balloon {
+	BOARD_BALLOON_NONE = 0,
+	BOARD_BALLOON_PLAIN,
+	BOARD_BALLOON_FREE_PAGE_REPORTING,
 };
 
 /**
@@ -109,6 +119,16 @@ struct board_rank {
 };
 
 /**
+ * struct board_vm_memory - a range of a VM guest's hot-pluggable memory
+ * @range: the guest-physical range; one QEMU pc-dimm backed by host RAM
+ * @line: line of the board file that declares it
+ */
+struct board_vm_memory {
+	struct board_range range;
+	int line;
+};
+
+/**
  * struct board - a parsed and validated board description
  * @name: board name (also the name of its folder under boards/)
  * @description: free text, or NULL
@@ -117,7 +137,8 @@ struct board_rank {
  * @cpus: number of CPUs
  * @boot_memory: bytes of memory that are never powered off
  * @memory_block: Linux memory block size in bytes
- * @firmware: firmware interface used to power ranks on and off
+ * @firmware: firmware interface used to power ranks on and off;
+ *            %BOARD_FIRMWARE_NONE for a VM guest, which has no ranks
  * @interleave: interleave ways, 0 for none
  * @power_states: the power states of a rank
  * @nr_power_states: number of entries of @power_states
@@ -125,6 +146,11 @@ struct board_rank {
  * @nr_dimms: number of entries of @dimms
  * @ranks: the ranks; after a successful parse sorted so that ranks[i].id == i
  * @nr_ranks: number of entries of @ranks
+ * @vm_memory: a VM guest's hot-pluggable memory ranges, in file order
+ *             (firmware none only)
+ * @nr_vm_memory: number of entries of @vm_memory
+ * @balloon: the virtio-balloon device, %BOARD_BALLOON_NONE if there is none
+ * @scratch_disk: size in bytes of the scratch virtio disk, 0 if there is none
  */
 struct board {
 	char *name;
@@ -142,6 +168,10 @@ struct board {
 	int nr_dimms;
 	struct board_rank *ranks;
 	int nr_ranks;
+	struct board_vm_memory *vm_memory;
+	int nr_vm_memory;
+	enum board_balloon balloon;
+	unsigned long long scratch_disk;
 };
 
 /**
@@ -186,6 +216,35 @@ unsigned long long board_total_rank_memory(const struct board *b);
 int board_nr_ranges(const struct board *b);
 
 /**
+ * board_total_vm_memory() - total size of the vm-memory ranges
+ * @b: the board
+ *
+ * Return: the size in bytes.
+ */
+unsigned long long board_total_vm_memory(const struct board *b);
+
+/**
+ * board_nr_slots() - number of QEMU pc-dimm slots the board needs
+ * @b: the board
+ *
+ * One per rank range and one per vm-memory range.
+ *
+ * Return: the number of slots.
+ */
+int board_nr_slots(const struct board *b);
+
+/**
+ * board_hotplug_memory() - total size of the board's pc-dimms
+ * @b: the board
+ *
+ * The rank memory plus the vm-memory: QEMU's maxmem is the boot memory
+ * plus this.
+ *
+ * Return: the size in bytes.
+ */
+unsigned long long board_hotplug_memory(const struct board *b);
+
+/**
  * board_device_memory_base() - start of the hot-pluggable memory area
  * @b: the board (machine and boot_memory must be set)
  *
@@ -201,8 +260,8 @@ unsigned long long board_device_memory_base(const struct board *b);
  * board_device_memory_size() - size of the hot-pluggable memory area
  * @b: the board
  *
- * QEMU reserves the rank memory (maxmem - boot memory) plus 1 GiB of
- * alignment slack per slot.
+ * QEMU reserves the hot-pluggable memory (maxmem - boot memory) plus 1 GiB
+ * of alignment slack per slot.
  *
  * Return: the size in bytes.
  */
@@ -262,5 +321,13 @@ const char *board_machine_name(enum board_machine machine);
  * Return: "ipmi", "acpi" or "none".
  */
 const char *board_firmware_name(enum board_firmware firmware);
+
+/**
+ * board_balloon_name() - keyword of a balloon device
+ * @balloon: the balloon
+ *
+ * Return: "plain", "free-page-reporting" or "none".
+ */
+const char *board_balloon_name(enum board_balloon balloon);
 
 #endif /* ACMA_BOARDGEN_BOARD_H */

@@ -5,8 +5,11 @@
 # It boots one board: OpenIPMI's ipmi_sim as the BMC (reachable by the guest over KCS
 # through QEMU's ipmi-bmc-extern, and by the host's ipmitool over lanplus), then QEMU
 # with the board's memory laid out by boardgen, each rank backed by its own file under
-# /dev/shm. Every process it starts is stopped and every file it made in /dev/shm is
-# removed when the calling script exits, whatever the reason (runner_cleanup).
+# /dev/shm. A VM board (BOARD_FIRMWARE none) has no BMC: its memory is anonymous host
+# RAM, with the balloon boardgen adds; with BOARD_SCRATCH_DISK_MB > 0 it also gets a
+# scratch virtio disk, a sparse file $out/scratch.img. Every process it starts is
+# stopped and every file it made in /dev/shm (and the scratch disk) is removed when the
+# calling script exits, whatever the reason (runner_cleanup).
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 boardgen=$top/build/host/boardgen
@@ -101,6 +104,14 @@ runner_cleanup() {
 	if [ -n "${shm_prefix:-}" ]; then
 		rm -f /dev/shm/"$shm_prefix"-*
 	fi
+	if [ -n "${out:-}" ]; then
+		rm -f "$out/scratch.img"
+	fi
+}
+
+# board_has_bmc: does the board have a BMC? Not a VM board (firmware none).
+board_has_bmc() {
+	[ "${BOARD_FIRMWARE:-}" != none ]
 }
 
 bmc_ipmitool() {
@@ -110,8 +121,14 @@ bmc_admin() { bmc_ipmitool -U "$CONFIG_BMC_ADMIN_USER" -P "$CONFIG_BMC_ADMIN_PAS
 
 # bmc_start: write the BMC's configuration into $out/bmc and start ipmi_sim with acma's
 # plugin, which gets the board's ranks from boardgen (their backing files need not exist
-# yet) and keeps their power states in $out/bmc/state/ranks.state.
+# yet) and keeps their power states in $out/bmc/state/ranks.state. A VM board has no
+# BMC: nothing is started, $lan_port, $kcs_port and $bmc_pid stay empty.
 bmc_start() {
+	lan_port= kcs_port= bmc_pid=
+	if ! board_has_bmc; then
+		step BMC "none (firmware none: a VM guest)"
+		return 0
+	fi
 	lan_port=$(pick_port)
 	kcs_port=$(pick_port)
 	mkdir -p "$out/bmc/state"
@@ -196,9 +213,18 @@ qemu_start() {
 		-serial "file:$out/console.log" -serial "file:$out/report.log" \
 		-chardev "socket,id=hostreq,path=$out/hostreq.sock,server=on,wait=off" \
 		-serial chardev:hostreq \
-		-qmp "unix:$qmp_sock,server=on,wait=off" \
-		-chardev "socket,id=ipmi0,host=127.0.0.1,port=$kcs_port,reconnect=10" \
-		-device ipmi-bmc-extern,id=bmc0,chardev=ipmi0 -device isa-ipmi-kcs,bmc=bmc0
+		-qmp "unix:$qmp_sock,server=on,wait=off"
+	if board_has_bmc; then
+		set -- "$@" -chardev "socket,id=ipmi0,host=127.0.0.1,port=$kcs_port,reconnect=10" \
+			-device ipmi-bmc-extern,id=bmc0,chardev=ipmi0 -device isa-ipmi-kcs,bmc=bmc0
+	fi
+	# The scratch disk: sparse, so only what the guest writes takes host space.
+	if [ "${BOARD_SCRATCH_DISK_MB:-0}" -gt 0 ]; then
+		truncate -s "${BOARD_SCRATCH_DISK_MB}M" "$out/scratch.img" ||
+			die "cannot create the scratch disk $out/scratch.img"
+		set -- "$@" -drive "file=$out/scratch.img,if=none,id=scratch0,format=raw,cache=unsafe" \
+			-device virtio-blk-pci,drive=scratch0
+	fi
 	printf '%s\n' "qemu-system-$BOARD_ARCH $*" > "$out/qemu.cmdline"
 	: > "$out/report.log"
 	qemu-system-"$BOARD_ARCH" "$@" > "$out/qemu.log" 2>&1 < /dev/null &
@@ -213,9 +239,10 @@ qemu_start() {
 }
 
 # host_agent_start: serve the guest's requests (/dev/ttyS2) with scripts/host-agent.sh.
+# On a VM board ACMA_LAN_PORT and ACMA_BMC_PID are empty; ACMA_QEMU_PID is QEMU's pid.
 host_agent_start() {
 	ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$board_file ACMA_SHM_PREFIX=$shm_prefix \
-		ACMA_LAN_PORT=${lan_port:-} ACMA_BMC_PID=${bmc_pid:-} \
+		ACMA_LAN_PORT=${lan_port:-} ACMA_BMC_PID=${bmc_pid:-} ACMA_QEMU_PID=$qemu_pid \
 		socat "UNIX-CONNECT:$out/hostreq.sock" \
 		EXEC:"$top/scripts/host-agent.sh" > "$out/host-agent.log" 2>&1 < /dev/null &
 	agent_pid=$!

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Every x86 board's generated ACPI tables compile with the real iasl without an error,
+# Every x86 board's generated ACPI tables (the boards whose 'boardgen needs' lists them:
+# not a VM board, which has none) compile with the real iasl without an error,
 # warning or remark; on boards with 'firmware acpi' the SSDT's methods run in ACPICA's
 # acpiexec (with a DSDT stub declaring QEMU's IPMI device): out-of-range arguments
 # answer 0x300, and a transfer answered by acpiexec's dummy IPMI handler (status 0,
@@ -47,7 +48,11 @@ compile "$tmp/dsdt.asl" "DSDT stub"
 n=0
 for hw in "$top"/boards/*/board.hw; do
 	eval "$("$boardgen" shell "$hw")" || { echo "FAIL: $hw"; exit 1; }
-	[ "$BOARD_ARCH" = x86_64 ] || continue
+	needs=$("$boardgen" needs "$hw") || { echo "FAIL: boardgen needs $hw"; exit 1; }
+	if ! echo "$needs" | grep -qx mpst; then
+		echo "$BOARD_NAME: no ACPI tables ($BOARD_ARCH, firmware $BOARD_FIRMWARE)"
+		continue
+	fi
 	d=$tmp/$BOARD_NAME
 	mkdir -p "$d"
 	for t in mpst ssdt; do
@@ -69,4 +74,4 @@ for hw in "$top"/boards/*/board.hw; do
 		exit 1
 	fi
 done
-[ $n -gt 0 ] || { echo "SKIP: no x86_64 board"; exit 4; }
+[ $n -gt 0 ] || { echo "SKIP: no board with ACPI tables"; exit 4; }

@@ -4,6 +4,8 @@
  *
  * Usage: test-board [PATH-TO-boards/qemu-x86_64/board.hw]
  *
+ * The VM board is read from the same folder: boards/qemu-x86_64-vm/board.hw.
+ *
  * Prints TAP version 13; the last line is "N passed, N failed". Exits 1 if
  * any test failed. Fixtures are inline strings read through fmemopen().
  */
@@ -42,30 +44,69 @@ static const char *const base[] = {
 
 #define NR_BASE	((int)(sizeof(base) / sizeof(base[0])))
 
+/* A valid VM board (firmware none), patched the same way. */
+static const char *const vm_base[] = {
+	/*  1 */ "board test",
+	/*  2 */ "arch x86_64",
+	/*  3 */ "qemu-machine q35",
+	/*  4 */ "cpus 1",
+	/*  5 */ "boot-memory 1G",
+	/*  6 */ "memory-block 128M",
+	/*  7 */ "firmware none",
+	/*  8 */ "vm-memory 0x100000000+1G",
+	/*  9 */ "vm-memory 0x140000000+1G",
+	/* 10 */ "balloon free-page-reporting",
+	/* 11 */ "scratch-disk 2G",
+};
+
+#define NR_VM_BASE	((int)(sizeof(vm_base) / sizeof(vm_base[0])))
+#define NR_MAX_BASE	(NR_BASE > NR_VM_BASE ? NR_BASE : NR_VM_BASE)
+
+/* @nr lines of @lines, patched as the pairs in @ap say. */
+static char *patch_lines(const char *const *lines, int nr, int line, va_list ap)
+{
+	const char *repl[NR_MAX_BASE + 1] = { NULL };
+	size_t len = 0;
+	char *text = NULL;
+	FILE *f;
+	int i;
+
+	for (; line; line = va_arg(ap, int))
+		repl[line] = va_arg(ap, const char *);
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		abort();
+	for (i = 1; i <= nr; i++)
+		fprintf(f, "%s\n", repl[i] ? repl[i] : lines[i - 1]);
+	fclose(f);
+	return text;
+}
+
 /*
  * The base board with patches: pairs of (line number, replacement text),
  * ended by 0. A replacement may hold several lines ("a\nb") or be empty.
  */
 static char *fixture(int line, ...)
 {
-	const char *repl[NR_BASE + 1] = { NULL };
-	size_t len = 0;
-	char *text = NULL;
-	FILE *f;
 	va_list ap;
-	int i;
+	char *text;
 
 	va_start(ap, line);
-	for (; line; line = va_arg(ap, int))
-		repl[line] = va_arg(ap, const char *);
+	text = patch_lines(base, NR_BASE, line, ap);
 	va_end(ap);
+	return text;
+}
 
-	f = open_memstream(&text, &len);
-	if (!f)
-		abort();
-	for (i = 1; i <= NR_BASE; i++)
-		fprintf(f, "%s\n", repl[i] ? repl[i] : base[i - 1]);
-	fclose(f);
+/* The VM base board with patches, as fixture(). */
+static char *vm_fixture(int line, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, line);
+	text = patch_lines(vm_base, NR_VM_BASE, line, ap);
+	va_end(ap);
 	return text;
 }
 
@@ -304,7 +345,7 @@ static bool test_duplicate_keyword(void)
 static bool test_missing_keyword(void)
 {
 	return expect_errors(fixture(7, "", 0), 1,
-			     "test.hw: error: missing 'firmware' (expected 'firmware ipmi|acpi')",
+			     "test.hw: error: missing 'firmware' (expected 'firmware ipmi|acpi|none')",
 			     NULL);
 }
 
@@ -568,6 +609,175 @@ static bool test_size_formatting(void)
 	return true;
 }
 
+/* ---- VM boards (firmware none) ------------------------------------------ */
+
+static bool test_real_vm_board(void)
+{
+	static const char tail[] = "/board.hw";
+	size_t len = strlen(real_board_path);
+	char path[4096];
+	struct board b;
+	int errors;
+	FILE *f;
+
+	CHECK(len > sizeof(tail) && !strcmp(real_board_path + len - (sizeof(tail) - 1), tail) &&
+	      len + 3 < sizeof(path), "%s does not end in %s\n", real_board_path, tail);
+	snprintf(path, sizeof(path), "%.*s-vm%s", (int)(len - (sizeof(tail) - 1)),
+		 real_board_path, tail);
+	f = fopen(path, "r");
+	CHECK(f, "cannot open %s\n", path);
+	errors = board_parse(f, path, &b, stderr);
+	fclose(f);
+	CHECK(errors == 0, "%d errors\n", errors);
+	CHECK(!strcmp(b.name, "qemu-x86_64-vm"), "name %s\n", b.name);
+	CHECK(b.firmware == BOARD_FIRMWARE_NONE && b.nr_ranks == 0 && b.nr_dimms == 0 &&
+	      b.nr_power_states == 0, "firmware %d ranks %d\n", b.firmware, b.nr_ranks);
+	CHECK(b.nr_vm_memory == 2 && b.vm_memory[0].range.base == 0x100000000ULL &&
+	      b.vm_memory[1].range.base == 0x140000000ULL &&
+	      board_total_vm_memory(&b) == 2 * BOARD_SZ_1G, "vm-memory\n");
+	CHECK(b.balloon == BOARD_BALLOON_FREE_PAGE_REPORTING, "balloon %d\n", b.balloon);
+	CHECK(b.scratch_disk == 2 * BOARD_SZ_1G, "scratch-disk %llu\n", b.scratch_disk);
+	board_free(&b);
+	return true;
+}
+
+static bool test_vm_fixture_valid(void)
+{
+	struct result res;
+	struct board b;
+	char *text = vm_fixture(0);
+
+	parse_str(text, "test.hw", &b, &res);
+	free(text);
+	CHECK(res.errors == 0 && !res.out[0], "%d errors:\n%s", res.errors, res.out);
+	free(res.out);
+	CHECK(b.firmware == BOARD_FIRMWARE_NONE && b.interleave == 0, "firmware %d\n",
+	      b.firmware);
+	CHECK(b.nr_vm_memory == 2 && b.vm_memory[1].line == 9 &&
+	      b.vm_memory[1].range.size == BOARD_SZ_1G, "vm-memory\n");
+	CHECK(board_nr_slots(&b) == 2 && board_nr_ranges(&b) == 0, "slots %d\n",
+	      board_nr_slots(&b));
+	CHECK(board_hotplug_memory(&b) == 2 * BOARD_SZ_1G &&
+	      board_total_rank_memory(&b) == 0, "hotplug %llu\n", board_hotplug_memory(&b));
+	/* 2G of vm-memory plus 1G per slot */
+	CHECK(board_device_memory_size(&b) == 4 * BOARD_SZ_1G, "area %llu\n",
+	      board_device_memory_size(&b));
+	CHECK(b.balloon == BOARD_BALLOON_FREE_PAGE_REPORTING &&
+	      !strcmp(board_balloon_name(b.balloon), "free-page-reporting"), "balloon\n");
+	CHECK(b.scratch_disk == 2 * BOARD_SZ_1G, "scratch-disk %llu\n", b.scratch_disk);
+	board_free(&b);
+	return true;
+}
+
+static bool test_vm_optional_keywords(void)
+{
+	struct result res;
+	struct board b;
+	char *text = vm_fixture(7, "firmware none\ninterleave none", 10, "", 11, "", 0);
+
+	parse_str(text, "test.hw", &b, &res);
+	free(text);
+	CHECK(res.errors == 0, "%s", res.out);
+	free(res.out);
+	CHECK(b.balloon == BOARD_BALLOON_NONE && b.scratch_disk == 0, "no balloon, no disk\n");
+	board_free(&b);
+	text = vm_fixture(10, "balloon plain", 0);
+	parse_str(text, "test.hw", &b, &res);
+	free(text);
+	CHECK(res.errors == 0 && b.balloon == BOARD_BALLOON_PLAIN &&
+	      !strcmp(board_balloon_name(b.balloon), "plain"), "%s", res.out);
+	free(res.out);
+	board_free(&b);
+	return true;
+}
+
+static bool test_vm_rank_keywords(void)
+{
+	return expect_errors(vm_fixture(11, "scratch-disk 2G\nrank 0 DIMM0 0x180000000+512M", 0), 1,
+			     "test.hw:12: error: 'rank' with firmware none (line 7): a VM guest has no rank power control",
+			     "(1 'rank' line)", NULL) &&
+	       expect_errors(vm_fixture(11, "scratch-disk 2G\n"
+					    "power-state on 1350mW 0us kept\n"
+					    "power-state off 0mW 20ms lost\n"
+					    "dimm DIMM0 1", 0), 2,
+			     "test.hw:12: error: 'power-state' with firmware none (line 7)",
+			     "(2 'power-state' lines)",
+			     "test.hw:14: error: 'dimm' with firmware none (line 7)", NULL) &&
+	       expect_errors(vm_fixture(7, "firmware none\ninterleave 2", 0), 1,
+			     "test.hw:8: error: interleave 2 with firmware none (line 7): a VM guest has no ranks to interleave",
+			     NULL);
+}
+
+static bool test_vm_memory_needs_firmware_none(void)
+{
+	return expect_errors(fixture(16, "rank 3 DIMM1 0x160000000+512M\nvm-memory 0x200000000+1G", 0), 1,
+			     "test.hw:17: error: 'vm-memory' needs firmware none, but firmware is ipmi (line 7)",
+			     NULL) &&
+	       expect_errors(vm_fixture(7, "firmware acpi", 0), -1,
+			     "test.hw:8: error: 'vm-memory' needs firmware none, but firmware is acpi (line 7)",
+			     "(2 'vm-memory' lines)", "missing power-state 'on'", NULL);
+}
+
+static bool test_vm_memory_ranges(void)
+{
+	return expect_errors(vm_fixture(9, "vm-memory 0x120000000+1G", 0), 1,
+			     "test.hw:9: error: vm-memory: range 0x120000000+1G overlaps range 0x100000000+1G of vm-memory (line 8)",
+			     NULL) &&
+	       expect_errors(vm_fixture(9, "vm-memory 0x140000000+100M", 0), 1,
+			     "test.hw:9: error: vm-memory: range 0x140000000+100M: size is not a multiple of memory-block (128M)",
+			     NULL) &&
+	       expect_errors(vm_fixture(9, "vm-memory 0xc0000000+1G", 0), 1,
+			     "test.hw:9: error: vm-memory: range 0xc0000000+1G starts below the device-memory base 0x100000000 (q35 with boot-memory 1G); vm-memory must lie in 0x100000000..0x200000000",
+			     NULL) &&
+	       expect_errors(vm_fixture(9, "vm-memory 0x200000000+1G", 0), 1,
+			     "test.hw:9: error: vm-memory: range 0x200000000+1G ends beyond the device-memory area 0x100000000..0x200000000 (vm-memory plus 1G per range)",
+			     NULL) &&
+	       expect_errors(vm_fixture(9, "vm-memory 0x140000000+1X", 0), 1,
+			     "test.hw:9: error: vm-memory: range '0x140000000+1X': size '1X' is not a size",
+			     NULL) &&
+	       expect_errors(vm_fixture(9, "vm-memory 0x140000000+1G 0x180000000+1G", 0), 1,
+			     "test.hw:9: error: 'vm-memory' takes 1 value, got 2 (expected 'vm-memory BASE+SIZE'",
+			     NULL);
+}
+
+static bool test_vm_bad_balloon(void)
+{
+	return expect_errors(vm_fixture(10, "balloon yes", 0), 1,
+			     "test.hw:10: error: unknown balloon 'yes' (expected free-page-reporting or plain)",
+			     NULL) &&
+	       expect_errors(vm_fixture(10, "balloon", 0), 1,
+			     "test.hw:10: error: 'balloon' needs a value (expected 'balloon free-page-reporting|plain')",
+			     NULL) &&
+	       expect_errors(vm_fixture(10, "ballon plain", 0), 1,
+			     "test.hw:10: error: unknown keyword 'ballon' (did you mean 'balloon'?)",
+			     NULL);
+}
+
+static bool test_vm_scratch_disk(void)
+{
+	return expect_errors(vm_fixture(11, "scratch-disk 2G\nscratch-disk 1G", 0), 1,
+			     "test.hw:12: error: duplicate 'scratch-disk' (first given on line 11)",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "scratch-disk 0", 0), 1,
+			     "test.hw:11: error: scratch-disk 0 is not a positive multiple of 1M", NULL) &&
+	       expect_errors(vm_fixture(11, "scratch-disk 1000K", 0), 1,
+			     "test.hw:11: error: scratch-disk 1000K is not a positive multiple of 1M",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "scratch-disk 2GB", 0), 1,
+			     "test.hw:11: error: scratch-disk: '2GB' is not a size", NULL);
+}
+
+static bool test_vm_missing_vm_memory(void)
+{
+	return expect_errors(vm_fixture(8, "", 9, "", 0), 1,
+			     "test.hw: error: no 'vm-memory' lines (firmware none expects at least one 'vm-memory BASE+SIZE'",
+			     NULL) &&
+	       /* a typo gets its suggestion, not a "no vm-memory" on top */
+	       expect_errors(vm_fixture(8, "vm-memroy 0x100000000+1G", 9, "", 0), 1,
+			     "test.hw:8: error: unknown keyword 'vm-memroy' (did you mean 'vm-memory'?)",
+			     NULL);
+}
+
 static const struct tap_test tests[] = {
 	{ "real board qemu-x86_64: 8 ranks, 4 dimms, base 0x100000000, 4G", test_real_board },
 	{ "base fixture is valid", test_base_fixture_valid },
@@ -597,6 +807,18 @@ static const struct tap_test tests[] = {
 	{ "device-memory base (QEMU 7.2 rule)", test_device_memory_base },
 	{ "size and address parsing", test_size_parsing },
 	{ "size formatting round trips", test_size_formatting },
+	{ "real board qemu-x86_64-vm: firmware none, 2 x 1G vm-memory", test_real_vm_board },
+	{ "VM fixture is valid: slots, hot-pluggable memory, balloon, disk",
+	  test_vm_fixture_valid },
+	{ "VM board: interleave none, balloon and scratch-disk optional",
+	  test_vm_optional_keywords },
+	{ "firmware none with rank, power-state, dimm, interleave lines", test_vm_rank_keywords },
+	{ "vm-memory without firmware none", test_vm_memory_needs_firmware_none },
+	{ "vm-memory range checks: overlap, alignment, device-memory area",
+	  test_vm_memory_ranges },
+	{ "bad balloon value", test_vm_bad_balloon },
+	{ "duplicate and bad scratch-disk", test_vm_scratch_disk },
+	{ "firmware none without vm-memory", test_vm_missing_vm_memory },
 };
 
 int main(int argc, char **argv)
