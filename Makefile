@@ -240,7 +240,7 @@ run: all
 # make test also runs the DRAM power tests on the boards that take the other firmware
 # paths, as BOARD:GLOB[,GLOB...] (each configured in build/BOARD/.config); not when
 # TESTS= picks tests, nor with TEST_BOARDS= .
-TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85*
+TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85* qemu-x86_64-vm:9*
 TEST_ALSO := $(if $(TESTS),,$(filter-out $(BOARD):%,$(TEST_BOARDS)))
 
 test-boards:

@@ -14,9 +14,15 @@
 #                     files still hold on the host (0 once the BMC dropped them)
 #   bmc hang|resume   stop the BMC process (SIGSTOP: it answers nothing, as a hung
 #                     BMC) or let it go on (SIGCONT)
+#   balloon BYTES     set the virtio-balloon target: the guest's size, as QMP
+#                     'balloon' takes it
+#   query-balloon     "ok ACTUAL-BYTES": the guest's size as the balloon reports it
+#   ram-size          "ok BYTES": the guest's RAM, boot memory plus pc-dimms
+#   qemu-rss          "ok KIB": QEMU's resident memory on the host (VmRSS)
 #
 # Started by the runner with the run's environment (ACMA_QMP, ACMA_BOARD_FILE,
-# ACMA_SHM_PREFIX, ACMA_LAN_PORT, ACMA_BMC_PID); stdin/stdout are the serial line.
+# ACMA_SHM_PREFIX, ACMA_LAN_PORT, ACMA_BMC_PID, ACMA_QEMU_PID); stdin/stdout are the
+# serial line.
 . "$(dirname "$0")/lib/runner.sh"
 qmp_sock=$ACMA_QMP
 lan_port=${ACMA_LAN_PORT:-}
@@ -66,6 +72,30 @@ while IFS= read -r line; do
 		;;
 	"rank "*)
 		rank_answer "${line#rank }"
+		;;
+	"balloon "*)
+		bytes=${line#balloon }
+		case $bytes in *[!0-9]*|"") answer "err balloon wants a size in bytes"; continue ;; esac
+		reply=$(qmp "{\"execute\":\"balloon\",\"arguments\":{\"value\":$bytes}}")
+		case $reply in
+		*'"return"'*) answer "ok $bytes" ;;
+		*) answer "err $(echo "$reply" | tr -d '\n')" ;;
+		esac
+		;;
+	query-balloon)
+		reply=$(qmp '{"execute":"query-balloon"}' | tr -d '\n')
+		actual=$(echo "$reply" | sed -n 's/.*"actual": *\([0-9]*\).*/\1/p')
+		if [ -n "$actual" ]; then answer "ok $actual"; else answer "err $reply"; fi
+		;;
+	ram-size)
+		reply=$(qmp '{"execute":"query-memory-size-summary"}' | tr -d '\n')
+		base=$(echo "$reply" | sed -n 's/.*"base-memory": *\([0-9]*\).*/\1/p')
+		plugged=$(echo "$reply" | sed -n 's/.*"plugged-memory": *\([0-9]*\).*/\1/p')
+		if [ -n "$base" ]; then answer "ok $((base + ${plugged:-0}))"; else answer "err $reply"; fi
+		;;
+	qemu-rss)
+		rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/${ACMA_QEMU_PID:-none}/status" 2>/dev/null)
+		if [ -n "$rss" ]; then answer "ok $rss"; else answer "err no QEMU process (ACMA_QEMU_PID)"; fi
 		;;
 	"qmp "*)
 		answer "ok $(qmp "${line#qmp }" | tr -d '\n')"

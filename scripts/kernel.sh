@@ -14,7 +14,9 @@
 set -eu
 
 # acma's Makefile exports KCONFIG_CONFIG (acma's own configuration); the kernel's
-# kconfig would read and write that name instead of the tree's .config.
+# kconfig would read and write that name instead of the tree's .config. A
+# KCONFIG_CONFIG=... given on acma's make command line reaches the kernel's make
+# through MAKEFLAGS too: kmake sets it back on the command line.
 unset KCONFIG_CONFIG
 
 arch=$1
@@ -112,7 +114,7 @@ mkdir -p "$CCACHE_DIR"
 
 # 4. Configuration: tinyconfig plus the fragments, regenerated when they change.
 kmake() {
-	make -C "$tree" ARCH="$karch" CROSS_COMPILE="$cross" \
+	make -C "$tree" ARCH="$karch" CROSS_COMPILE="$cross" KCONFIG_CONFIG=.config \
 		CC="ccache ${cross}gcc" KBUILD_BUILD_TIMESTAMP='2024-11-17 00:00 UTC' \
 		KBUILD_BUILD_USER=acma KBUILD_BUILD_HOST=acma "$@"
 }

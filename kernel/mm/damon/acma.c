@@ -967,7 +967,9 @@ static void damon_acma_step(struct damon_ctx *c)
 	 * that grows would get back what it just got, through migration.
 	 */
 	spare = avail > headroom + (long)(acma.block_size >> PAGE_SHIFT);
-	damon_acma_set_window(down, mem > acma.cfg.min_mem && !wanted && spare ?
+	/* above max_mem, though, the maximum wins over the headroom */
+	damon_acma_set_window(down, over ||
+			(mem > acma.cfg.min_mem && !wanted && spare) ?
 			acma.down : -1);
 	/* a removed window has nothing to free until it is added */
 	damon_acma_set_window(up, acma.up >= 0 &&
