@@ -11,12 +11,17 @@
  * chunk and may refuse it.
  *
  * Owned pages are PageOffline() and removed from the managed page count, as
- * virtio-mem does for memory it unplugs.  A memory block whose chunks are
- * all owned can therefore be offlined without migrating anything: when it
- * is going offline, the owned pages drop their reference and offline_pages()
- * skips them; a cancelled offline takes the references back; a completed
- * offline ends the ownership, since the memory left the system with its
- * block (onlining the block again gives all of it to the page allocator).
+ * virtio-mem does for memory it unplugs, and their reference count is
+ * frozen at zero for as long as they are owned: pfn walkers that take
+ * speculative references (DAMON's own access checks sample every region)
+ * then never hold one, so nobody can free an owned page behind DAMON's back.
+ * A memory block whose chunks are all owned can therefore be offlined
+ * without migrating anything, since offline_pages() skips PageOffline()
+ * pages without references.  While the block is going offline its chunks
+ * cannot be given back; a cancelled offline lets them be given back again; a
+ * completed offline ends the ownership, since the memory left the system
+ * with its block (onlining the block again gives all of it to the page
+ * allocator).
  *
  * The record of what is owned is an xarray indexed by pageblock, so that
  * the owned bytes of any physical range are cheap to count.
@@ -40,16 +45,16 @@
 
 /*
  * An owned chunk covers 2^(order - pageblock_order) consecutive entries of
- * the record, each holding the chunk's order and whether the chunk's pages
- * dropped their references for an offline in progress.
+ * the record, each holding the chunk's order and whether the chunk's memory
+ * block is going offline.
  */
-#define DAMON_CONTIG_DROPPED	1UL
+#define DAMON_CONTIG_OFFLINING_BIT	1UL
 
 static DEFINE_XARRAY(damon_contig_owned);
 
 /*
- * Serializes changes of ownership and of the owned pages' state (reference
- * count, PageOffline) against the memory notifier.
+ * Serializes changes of ownership and of the owned pages' state
+ * (PageOffline) against the memory notifier.
  */
 static DEFINE_MUTEX(damon_contig_lock);
 
@@ -99,26 +104,26 @@ static int damon_contig_record_add(struct xarray *xa, unsigned long pfn,
 
 /* Return the order of the owned chunk starting at @pfn, or -ENOENT. */
 static int damon_contig_record_order(struct xarray *xa, unsigned long pfn,
-		bool *dropped)
+		bool *offlining)
 {
 	void *entry = xa_load(xa, damon_contig_index(pfn));
 
 	if (!xa_is_value(entry))
 		return -ENOENT;
-	if (dropped)
-		*dropped = xa_to_value(entry) & DAMON_CONTIG_DROPPED;
+	if (offlining)
+		*offlining = xa_to_value(entry) & DAMON_CONTIG_OFFLINING_BIT;
 	return xa_to_value(entry) >> 1;
 }
 
-static void damon_contig_record_set_dropped(struct xarray *xa,
-		unsigned long pfn, unsigned int order, bool dropped)
+static void damon_contig_record_set_offlining(struct xarray *xa,
+		unsigned long pfn, unsigned int order, bool offlining)
 {
 	unsigned long first = damon_contig_index(pfn);
 	unsigned long i, nr = damon_contig_units(order);
 	unsigned long val = (unsigned long)order << 1;
 
-	if (dropped)
-		val |= DAMON_CONTIG_DROPPED;
+	if (offlining)
+		val |= DAMON_CONTIG_OFFLINING_BIT;
 	for (i = 0; i < nr; i++)
 		xa_store(xa, first + i, xa_mk_value(val), GFP_KERNEL);
 }
@@ -154,7 +159,7 @@ static unsigned long damon_contig_record_bytes(struct xarray *xa,
  */
 static void damon_contig_record_for_each(struct xarray *xa,
 		unsigned long start_pfn, unsigned long end_pfn,
-		void (*fn)(unsigned long pfn, unsigned int order, bool dropped))
+		void (*fn)(unsigned long pfn, unsigned int order, bool offlining))
 {
 	unsigned long index = damon_contig_index(start_pfn);
 	unsigned long last;
@@ -168,7 +173,7 @@ static void damon_contig_record_for_each(struct xarray *xa,
 		unsigned int order = val >> 1;
 		unsigned long pfn = index << pageblock_order;
 
-		fn(pfn, order, val & DAMON_CONTIG_DROPPED);
+		fn(pfn, order, val & DAMON_CONTIG_OFFLINING_BIT);
 		/* skip the chunk's other entries */
 		index += damon_contig_units(order) - 1;
 	}
@@ -189,6 +194,33 @@ static void damon_contig_set_offline(unsigned long pfn, unsigned long nr,
 			__ClearPageOffline(pfn_to_page(pfn + i));
 	}
 	page_offline_end();
+}
+
+/*
+ * alloc_contig_range() hands out each page with one reference.  Freeze it
+ * at zero: a speculative reference taken meanwhile (folio_try_get() from a
+ * pfn walker) makes the freeze fail, and the chunk is not taken.
+ */
+static int damon_contig_freeze(unsigned long pfn, unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++) {
+		if (!page_ref_freeze(pfn_to_page(pfn + i), 1)) {
+			while (i--)
+				page_ref_unfreeze(pfn_to_page(pfn + i), 1);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+static void damon_contig_thaw(unsigned long pfn, unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		page_ref_unfreeze(pfn_to_page(pfn + i), 1);
 }
 
 /*
@@ -219,18 +251,19 @@ static int damon_contig_check_range(unsigned long pfn, unsigned long nr)
 static int damon_contig_release(unsigned long pfn, unsigned int order)
 {
 	unsigned long nr = 1UL << order;
-	bool dropped;
+	bool offlining;
 
 	lockdep_assert_held(&damon_contig_lock);
-	if (damon_contig_record_order(&damon_contig_owned, pfn, &dropped) !=
+	if (damon_contig_record_order(&damon_contig_owned, pfn, &offlining) !=
 			order)
 		return -ENOENT;
-	if (dropped)
+	if (offlining)
 		return -EBUSY;
 	damon_contig_record_del(&damon_contig_owned, pfn, order);
 	atomic_long_sub(nr, &damon_contig_nr_owned);
 	damon_contig_set_offline(pfn, nr, false);
 	adjust_managed_page_count(pfn_to_page(pfn), nr);
+	damon_contig_thaw(pfn, nr);
 	free_contig_range(pfn, nr);
 	return 0;
 }
@@ -256,6 +289,12 @@ static int damon_contig_take(unsigned long pfn, struct damos *s)
 				DAMON_CONTIG_BUSY);
 		return err;
 	}
+	err = damon_contig_freeze(pfn, nr);
+	if (err) {
+		free_contig_range(pfn, nr);
+		damon_contig_count(DAMON_CONTIG_BUSY);
+		return err;
+	}
 
 	mutex_lock(&damon_contig_lock);
 	err = damon_contig_record_add(&damon_contig_owned, pfn, order);
@@ -266,6 +305,7 @@ static int damon_contig_take(unsigned long pfn, struct damos *s)
 	}
 	mutex_unlock(&damon_contig_lock);
 	if (err) {
+		damon_contig_thaw(pfn, nr);
 		free_contig_range(pfn, nr);
 		damon_contig_count(DAMON_CONTIG_NOMEM);
 		return err;
@@ -473,39 +513,31 @@ bool damos_contig_valid_order(unsigned int order)
 
 /* The memory notifier: let fully owned memory go offline without migration. */
 
-static void damon_contig_drop_refs(unsigned long pfn, unsigned int order,
-		bool dropped)
+/*
+ * Owned pages hold no reference, so offline_pages() skips them; until the
+ * offline completes or is cancelled, the chunk cannot be given back.
+ */
+static void damon_contig_going_offline(unsigned long pfn, unsigned int order,
+		bool offlining)
 {
-	unsigned long i, nr = 1UL << order;
-
-	if (dropped)
-		return;
-	for (i = 0; i < nr; i++)
-		page_ref_dec(pfn_to_page(pfn + i));
-	damon_contig_record_set_dropped(&damon_contig_owned, pfn, order, true);
+	damon_contig_record_set_offlining(&damon_contig_owned, pfn, order, true);
 }
 
-static void damon_contig_restore_refs(unsigned long pfn, unsigned int order,
-		bool dropped)
+static void damon_contig_cancel_offline(unsigned long pfn, unsigned int order,
+		bool offlining)
 {
-	unsigned long i, nr = 1UL << order;
-
-	if (!dropped)
-		return;
-	for (i = 0; i < nr; i++)
-		page_ref_inc(pfn_to_page(pfn + i));
-	damon_contig_record_set_dropped(&damon_contig_owned, pfn, order,
+	damon_contig_record_set_offlining(&damon_contig_owned, pfn, order,
 			false);
 }
 
 static void damon_contig_forget(unsigned long pfn, unsigned int order,
-		bool dropped)
+		bool offlining)
 {
 	/*
-	 * A chunk taken after the offline began still holds its references,
-	 * so the offline cannot have completed over it.
+	 * No chunk can be taken in a range that is being offlined (its
+	 * pageblocks are isolated), so every chunk here was seen going offline.
 	 */
-	if (WARN_ON_ONCE(!dropped))
+	if (WARN_ON_ONCE(!offlining))
 		return;
 	damon_contig_record_del(&damon_contig_owned, pfn, order);
 	atomic_long_sub(1L << order, &damon_contig_nr_owned);
@@ -524,11 +556,11 @@ static int damon_contig_memory_notifier(struct notifier_block *nb,
 	switch (action) {
 	case MEM_GOING_OFFLINE:
 		damon_contig_record_for_each(&damon_contig_owned, start, end,
-				damon_contig_drop_refs);
+				damon_contig_going_offline);
 		break;
 	case MEM_CANCEL_OFFLINE:
 		damon_contig_record_for_each(&damon_contig_owned, start, end,
-				damon_contig_restore_refs);
+				damon_contig_cancel_offline);
 		break;
 	case MEM_OFFLINE:
 		damon_contig_record_for_each(&damon_contig_owned, start, end,

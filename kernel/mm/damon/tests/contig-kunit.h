@@ -18,7 +18,7 @@ static unsigned int damon_contig_test_seen_chunks;
 static unsigned long damon_contig_test_seen_pages;
 
 static void damon_contig_test_count(unsigned long pfn, unsigned int order,
-		bool dropped)
+		bool offlining)
 {
 	damon_contig_test_seen_chunks++;
 	damon_contig_test_seen_pages += 1UL << order;
@@ -79,28 +79,28 @@ static void damon_contig_test_offline_marks(struct kunit *test)
 {
 	unsigned long pb = pageblock_nr_pages;
 	struct xarray xa;
-	bool dropped = true;
+	bool offlining = true;
 
 	xa_init(&xa);
 	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 0,
 				pageblock_order + 1), 0);
 	KUNIT_EXPECT_EQ(test, damon_contig_record_add(&xa, 4 * pb,
 				pageblock_order), 0);
-	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, 0, &dropped),
+	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, 0, &offlining),
 			(int)pageblock_order + 1);
-	KUNIT_EXPECT_FALSE(test, dropped);
+	KUNIT_EXPECT_FALSE(test, offlining);
 
-	damon_contig_record_set_dropped(&xa, 0, pageblock_order + 1, true);
-	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, pb, &dropped),
+	damon_contig_record_set_offlining(&xa, 0, pageblock_order + 1, true);
+	KUNIT_EXPECT_EQ(test, damon_contig_record_order(&xa, pb, &offlining),
 			(int)pageblock_order + 1);
-	KUNIT_EXPECT_TRUE(test, dropped);
+	KUNIT_EXPECT_TRUE(test, offlining);
 	/* marking keeps the count */
 	KUNIT_EXPECT_EQ(test, damon_contig_record_bytes(&xa, 0, 8 * pb),
 			3 * PB_BYTES);
 
-	damon_contig_record_set_dropped(&xa, 0, pageblock_order + 1, false);
-	damon_contig_record_order(&xa, 0, &dropped);
-	KUNIT_EXPECT_FALSE(test, dropped);
+	damon_contig_record_set_offlining(&xa, 0, pageblock_order + 1, false);
+	damon_contig_record_order(&xa, 0, &offlining);
+	KUNIT_EXPECT_FALSE(test, offlining);
 	xa_destroy(&xa);
 }
 
