@@ -161,7 +161,14 @@ DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_scale_up_stat,
  * takes to be made usable, added and onlined, both measured, plus this
  * margin.
  */
-#define DAMON_ACMA_HORIZON_MS	1000
+#define DAMON_ACMA_HORIZON_MS	2000
+
+/*
+ * How long scale-down waits after memory was last wanted: a workload that
+ * grows in bursts looks idle between two of them, and taking its memory
+ * back in between only makes it wait for the next block.
+ */
+#define DAMON_ACMA_COOLDOWN_MS	10000
 
 enum damon_acma_scheme_idx {
 	DAMON_ACMA_RECLAIM,
@@ -218,6 +225,8 @@ struct damon_acma_cfg {
  * @growth:		How fast the memory in use grows, in pages per second
  *			(rises at once, decays by an eighth per step).
  * @add_ms:		How long adding one block took, in ms (moving average).
+ * @headroom:		Memory to keep available, in pages, as of the last step.
+ * @wanted_at:		When memory was last wanted (jiffies), or 0.
  * @step_ms:		Time between two steps, in ms (rises at once, decays by
  *			an eighth per step): kdamond is slow to come back when
  *			the system is busy.
@@ -246,6 +255,8 @@ struct damon_acma {
 	unsigned long used_at;
 	unsigned long growth;
 	unsigned long add_ms;
+	long headroom;
+	unsigned long wanted_at;
 	unsigned long step_ms;
 	struct list_head stashed_goals[NR_DAMON_ACMA_SCHEMES];
 	struct work_struct resize_work;
@@ -328,6 +339,15 @@ static unsigned long damon_acma_machine_bytes(void)
 
 /* DAMOS owner callbacks: the min/max guarantees, one chunk at a time. */
 
+/* Is scale-down still waiting after memory was wanted? */
+static bool damon_acma_cooling(void)
+{
+	unsigned long at = READ_ONCE(acma.wanted_at);
+
+	return at && time_before(jiffies,
+			at + msecs_to_jiffies(DAMON_ACMA_COOLDOWN_MS));
+}
+
 /*
  * In a virtual machine, the host drops the memory of a taken chunk; the
  * guest gets fresh memory when the chunk is given back and touched.  Without
@@ -350,9 +370,21 @@ static void damon_acma_report_chunk(unsigned long pfn, unsigned int order)
 static int damon_acma_take_chunk(struct damos *s, unsigned long pfn,
 		unsigned int order)
 {
+	unsigned long mem = damon_acma_mem_bytes();
+
 	/* the chunk is already counted as owned */
-	if (damon_acma_mem_bytes() < acma.cfg.min_mem)
+	if (mem < acma.cfg.min_mem)
 		return -EPERM;
+	/*
+	 * A workload may have grown since the window was set: up to max_mem,
+	 * the headroom wins, or scale-down would take what the workload is
+	 * about to need.
+	 */
+	if (mem < acma.cfg.max_mem && (damon_acma_cooling() ||
+			si_mem_available() + (1L << order) <
+			READ_ONCE(acma.headroom) +
+			(long)(acma.block_size >> PAGE_SHIFT)))
+		return -EAGAIN;
 	damon_acma_report_chunk(pfn, order);
 	return 0;
 }
@@ -496,39 +528,61 @@ static int damon_acma_add_block(int i)
 	return err;
 }
 
-/* Remove the blocks that are fully taken, add the ones wanted back. */
+/* Blocks on their way back.  Needs acma.lock. */
+static int damon_acma_adding_blocks(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < acma.nr_blocks; i++)
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING)
+			n++;
+	return n;
+}
+
+/*
+ * Add the blocks wanted back, then remove the ones that are fully taken:
+ * a workload waiting for memory comes before memory that is already
+ * counted out.
+ */
 static void damon_acma_resize_fn(struct work_struct *work)
 {
 	int i, err;
 
 	mutex_lock(&acma.lock);
 	for (i = 0; i < acma.nr_blocks; i++) {
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVING) {
-			mutex_unlock(&acma.lock);
-			err = damon_acma_remove_block(i);
-			mutex_lock(&acma.lock);
-			if (err) {
-				acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
-				WRITE_ONCE(acma.online_blocks,
-						acma.online_blocks + 1);
-				continue;
-			}
-			acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
-		} else if (acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING) {
-			unsigned long t0 = jiffies;
+		unsigned long t0 = jiffies;
 
-			mutex_unlock(&acma.lock);
-			err = damon_acma_add_block(i);
-			mutex_lock(&acma.lock);
-			if (err) {
-				acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
-				continue;
-			}
-			WRITE_ONCE(acma.add_ms, (3 * READ_ONCE(acma.add_ms) +
-					jiffies_to_msecs(jiffies - t0)) / 4);
+		if (acma.blocks[i] != DAMON_ACMA_BLOCK_ADDING)
+			continue;
+		mutex_unlock(&acma.lock);
+		err = damon_acma_add_block(i);
+		mutex_lock(&acma.lock);
+		if (err) {
+			acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
+			continue;
+		}
+		WRITE_ONCE(acma.add_ms, (3 * READ_ONCE(acma.add_ms) +
+				jiffies_to_msecs(jiffies - t0)) / 4);
+		acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
+		WRITE_ONCE(acma.online_blocks, acma.online_blocks + 1);
+	}
+	for (i = 0; i < acma.nr_blocks; i++) {
+		if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVING)
+			continue;
+		/* blocks wanted meanwhile go first */
+		if (damon_acma_adding_blocks()) {
+			queue_work(system_long_wq, &acma.resize_work);
+			break;
+		}
+		mutex_unlock(&acma.lock);
+		err = damon_acma_remove_block(i);
+		mutex_lock(&acma.lock);
+		if (err) {
 			acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
 			WRITE_ONCE(acma.online_blocks, acma.online_blocks + 1);
+			continue;
 		}
+		acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
 	}
 	damon_acma_update_windows();
 	mutex_unlock(&acma.lock);
@@ -761,17 +815,6 @@ static long damon_acma_headroom(long avail, unsigned long mem)
 	return (acma.block_size >> PAGE_SHIFT) + rate * horizon / MSEC_PER_SEC;
 }
 
-/* Blocks on their way back.  Needs acma.lock. */
-static int damon_acma_adding_blocks(void)
-{
-	int i, n = 0;
-
-	for (i = 0; i < acma.nr_blocks; i++)
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING)
-			n++;
-	return n;
-}
-
 /*
  * Mark up to @n removed blocks, lowest first, to come back, as far as
  * max_mem allows with the blocks already on their way.  Needs acma.lock.
@@ -902,6 +945,7 @@ static void damon_acma_step(struct damon_ctx *c)
 	int i;
 
 	damon_acma_update_pressure();
+	WRITE_ONCE(acma.headroom, headroom);
 	/*
 	 * The pressure of a whole quota interval comes late for a workload
 	 * that grows fast (without swap there is none until memory runs out):
@@ -909,6 +953,8 @@ static void damon_acma_step(struct damon_ctx *c)
 	 */
 	urgent = under || avail < headroom;
 	wanted = urgent || acma.pressure_us > acma.cfg.mem_pressure_us;
+	if (wanted)
+		WRITE_ONCE(acma.wanted_at, jiffies ? jiffies : 1);
 	/*
 	 * Wanted memory comes from taken chunks of the scale-up window first,
 	 * at once: the scale-up scheme's quota grows with the pressure, too
@@ -962,11 +1008,13 @@ static void damon_acma_step(struct damon_ctx *c)
 			resize = true;
 	}
 	/*
-	 * The scale-down window stops at min_mem, while memory is wanted, and
-	 * while taking a block more would eat into the headroom: a workload
-	 * that grows would get back what it just got, through migration.
+	 * The scale-down window stops at min_mem, while memory is wanted and
+	 * for a while after, and while taking a block more would eat into the
+	 * headroom: a workload that grows would get back what it just got,
+	 * through migration.
 	 */
-	spare = avail > headroom + (long)(acma.block_size >> PAGE_SHIFT);
+	spare = avail > headroom + (long)(acma.block_size >> PAGE_SHIFT) &&
+		!damon_acma_cooling();
 	/* above max_mem, though, the maximum wins over the headroom */
 	damon_acma_set_window(down, over ||
 			(mem > acma.cfg.min_mem && !wanted && spare) ?
@@ -1122,6 +1170,7 @@ static int damon_acma_turn(bool on)
 	acma.used_at = 0;
 	acma.growth = 0;
 	acma.step_ms = 0;
+	acma.wanted_at = 0;
 	err = damon_start(&acma.ctx, 1, true);
 	if (err)
 		return err;
