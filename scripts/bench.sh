@@ -33,14 +33,16 @@ bo=$(rate "$(fig busy_offline_ms 5)" "$(fig busy_offline_ms 3)")
 bad=$(rate "$(fig busy_alloc_ms 6)" "$(fig busy_alloc_ms 3)")
 bod=$(rate "$(fig busy_offline_ms 6)" "$(fig busy_offline_ms 3)")
 
-say
-say "DAMOS alloc (2 MiB chunks) vs memory hot-unplug (echo offline), $BOARD_NAME, accel $accel"
-printf '%-44s %12s %12s %8s\n' "taking 512 MiB of..." "alloc GiB/s" "offline GiB/s" "ratio"
-printf '%-44s %12s %12s %8s\n' "free movable memory" "$fa" "$fo" "$(ratio "$fa" "$fo")"
-printf '%-44s %12s %12s %8s\n' "memory holding data (whole range)" "$ba" "$bo" "$(ratio "$ba" "$bo")"
-printf '%-44s %12s %12s %8s\n' "  data migrated ($(mib "$(fig busy_alloc_ms 6)") / $(mib "$(fig busy_offline_ms 6)") MiB)" "$bad" "$bod" "$(ratio "$bad" "$bod")"
-printf '%-44s %12s %12s %8s\n' "  data migrated vs copy_page bandwidth" "$bad" "$copy" "$(ratio "$bad" "$copy")"
-grep '^# data after' "$out/bench.txt" || true
+if [ -n "$(fig free_alloc_ms 3)" ]; then
+	say
+	say "DAMOS alloc (2 MiB chunks) vs memory hot-unplug (echo offline), $BOARD_NAME, accel $accel"
+	printf '%-44s %12s %12s %8s\n' "taking 512 MiB of..." "alloc GiB/s" "offline GiB/s" "ratio"
+	printf '%-44s %12s %12s %8s\n' "free movable memory" "$fa" "$fo" "$(ratio "$fa" "$fo")"
+	printf '%-44s %12s %12s %8s\n' "memory holding data (whole range)" "$ba" "$bo" "$(ratio "$ba" "$bo")"
+	printf '%-44s %12s %12s %8s\n' "  data migrated ($(mib "$(fig busy_alloc_ms 6)") / $(mib "$(fig busy_offline_ms 6)") MiB)" "$bad" "$bod" "$(ratio "$bad" "$bod")"
+	printf '%-44s %12s %12s %8s\n' "  data migrated vs copy_page bandwidth" "$bad" "$copy" "$(ratio "$bad" "$copy")"
+	grep '^# data after' "$out/bench.txt" || true
+fi
 
 if [ -n "$(fig scale_down_ms 3)" ]; then
 	say
@@ -67,6 +69,33 @@ if [ -n "$(fig energy_acma_mj 3)" ]; then
 	printf '%-44s %12s\n' "range wanted -> rank on (firmware, mean of $(fig wanted_to_on_ms 4))" "$(fig wanted_to_on_ms 3) ms"
 	printf '%-44s %12s\n' "$(fig wanted_to_online_ms 4) removed ranks' memory all online" "$(fig wanted_to_online_ms 3) ms"
 	say "  samples (t ranks-on mW used-bytes oracle-ranks): $out/dram-power-day.dat"
+fi
+if [ -n "$(fig acma_cache 3)" ]; then
+	# vm NAME: "MIB SECONDS GIB/S WHOLE-2M-PERCENT" of a give-back figure
+	vm() {
+		awk -v b="$(fig "$1" 3)" -v w="$(fig "$1" 5)" -v ms="$(fig "$1" 7)" 'BEGIN {
+			if (b < 0) b = 0
+			if (w > b) w = b
+			printf "%10d %8.1f %8.3f %9s", b / 1048576, ms / 1000,
+				(ms > 0 ? b / 1073741824 / (ms / 1000) : 0),
+				(b > 0 ? sprintf("%.0f%%", 100 * w / b) : "-") }'
+	}
+	speed() { awk -v b="$(fig "$1" 3)" -v ms="$(fig "$1" 7)" 'BEGIN { if (ms > 0 && b > 0) print b / ms; else print 0 }'; }
+	say
+	say "A VM guest giving 1 GiB back to its host, $BOARD_NAME, accel $accel"
+	say "(host: QEMU's guest RAM no longer resident, from its pagemap; whole 2 MiB: share of it in"
+	say " whole 2 MiB-aligned holes, what host huge pages need)"
+	printf '%-40s %10s %8s %8s %9s\n' "" "host MiB" "in s" "GiB/s" "whole 2M"
+	say "memory the guest touched and freed"
+	printf '%-40s %s\n' "  free page reporting alone" "$(vm fpr_freed)"
+	printf '%-40s %s\n' "  classic balloon inflation" "$(vm classic_freed)"
+	say "an idle guest with a cold page cache"
+	printf '%-40s %s\n' "  free page reporting alone (40 s)" "$(vm fpr_cache)"
+	printf '%-40s %s\n' "  classic balloon inflation" "$(vm classic_cache)"
+	printf '%-40s %s\n' "  acma balloon mode" "$(vm acma_cache)"
+	printf '%-40s %10s\n' "  acma vs classic balloon, GiB/s" "$(ratio "$(speed acma_cache)" "$(speed classic_cache)")"
+	printf '%-40s %10s\n' "  query-balloon actual vs acma's count" "$(mib "$(fig acma_actual 3)") / $(mib "$(fig acma_actual 5)") MiB"
+	grep '^# data after\|^# page cache\|^# acma:' "$out/bench.txt" || true
 fi
 if grep -v '^bench \|^#\|^sample ' "$out/bench.txt" | grep -q .; then
 	say "The benchmarks reported problems:"

@@ -19,6 +19,10 @@
 #   query-balloon     "ok ACTUAL-BYTES": the guest's size as the balloon reports it
 #   ram-size          "ok BYTES": the guest's RAM, boot memory plus pc-dimms
 #   qemu-rss          "ok KIB": QEMU's resident memory on the host (VmRSS)
+#   qemu-holes        "ok RAM-KIB HOLE-KIB WHOLE-2M-KIB": QEMU's guest RAM mappings
+#                     (its anonymous read-write mappings of 256 MiB or more), how much of them
+#                     is not resident on the host, and how much of that lies in
+#                     whole 2 MiB-aligned holes (what host huge pages need)
 #
 # Started by the runner with the run's environment (ACMA_QMP, ACMA_BOARD_FILE,
 # ACMA_SHM_PREFIX, ACMA_LAN_PORT, ACMA_BMC_PID, ACMA_QEMU_PID); stdin/stdout are the
@@ -26,6 +30,26 @@
 . "$(dirname "$0")/lib/runner.sh"
 qmp_sock=$ACMA_QMP
 lan_port=${ACMA_LAN_PORT:-}
+# qemu_holes PID: "RAM-KIB HOLE-KIB WHOLE-2M-KIB" over PID's guest RAM mappings,
+# from /proc/PID/pagemap (bit 63: present, bit 62: swapped).
+qemu_holes() {
+	local pid=$1 range perms off dev inode path start end
+	[ -r "/proc/$pid/maps" ] || return 0
+	while read -r range perms off dev inode path; do
+		[ -z "$path" ] && [ "$perms" = rw-p ] || continue
+		start=$((16#${range%-*} / 4096)) end=$((16#${range#*-} / 4096))
+		[ $((end - start)) -ge 65536 ] || continue
+		dd if="/proc/$pid/pagemap" bs=65536 iflag=skip_bytes,count_bytes \
+			skip=$((start * 8)) count=$(((end - start) * 8)) 2> /dev/null |
+			od -An -v -t x8 -w8 | awk -v first="$start" '
+			{ ram++ }
+			/^ *[0-3]/ { hole++; run[int((first + NR - 1) / 512)]++ }
+			END { for (g in run) if (run[g] == 512) whole += 512
+				printf "%d %d %d\n", ram * 4, hole * 4, whole * 4 }'
+	done < "/proc/$pid/maps" |
+		awk '{ r += $1; h += $2; w += $3 } END { if (NR) printf "%d %d %d\n", r, h, w }'
+}
+
 mapfile -t state_names < <("$boardgen" states "$ACMA_BOARD_FILE" | cut -d' ' -f1)
 
 # rank_answer N: the "rank N" request.
@@ -96,6 +120,10 @@ while IFS= read -r line; do
 	qemu-rss)
 		rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/${ACMA_QEMU_PID:-none}/status" 2>/dev/null)
 		if [ -n "$rss" ]; then answer "ok $rss"; else answer "err no QEMU process (ACMA_QEMU_PID)"; fi
+		;;
+	qemu-holes)
+		holes=$(qemu_holes "${ACMA_QEMU_PID:-none}")
+		if [ -n "$holes" ]; then answer "ok $holes"; else answer "err no QEMU process (ACMA_QEMU_PID)"; fi
 		;;
 	"qmp "*)
 		answer "ok $(qmp "${line#qmp }" | tr -d '\n')"
