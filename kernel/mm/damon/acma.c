@@ -232,6 +232,7 @@ struct damon_acma_cfg {
  *			the system is busy.
  * @stashed_goals:	Quota goals of the scale-down and scale-up schemes,
  *			taken off while their scheme runs at full speed.
+ * @stashed_ms:		Their time quotas, while they run at full speed.
  * @resize_work:	Removes and adds blocks outside of kdamond.
  * @shrinker:		Brings removed blocks back when the kernel reclaims.
  * @scaling:		DAMON_ACMA is on; under @lock.
@@ -259,6 +260,7 @@ struct damon_acma {
 	unsigned long wanted_at;
 	unsigned long step_ms;
 	struct list_head stashed_goals[NR_DAMON_ACMA_SCHEMES];
+	unsigned long stashed_ms[NR_DAMON_ACMA_SCHEMES];
 	struct work_struct resize_work;
 	struct shrinker *shrinker;
 	bool scaling;
@@ -339,6 +341,36 @@ static unsigned long damon_acma_machine_bytes(void)
 
 /* DAMOS owner callbacks: the min/max guarantees, one chunk at a time. */
 
+/*
+ * Adding a block back needs its memory map (2 MiB for 128 MiB) from memory
+ * the kernel can use, outside of ZONE_MOVABLE.  Scale-down migrates data out
+ * of the chunks it takes, into the kernel's zones once ZONE_MOVABLE is full:
+ * it stops while their free memory above the high watermarks, with the page
+ * cache there that reclaim can free, would not hold the memory map of every
+ * removed block and of one more, or scaling back up could fail for want of
+ * a few megabytes.
+ */
+static bool damon_acma_memmap_room(void)
+{
+	long per_block = DIV_ROUND_UP((acma.block_size >> PAGE_SHIFT) *
+			sizeof(struct page), PAGE_SIZE);
+	long need = (acma.nr_blocks - READ_ONCE(acma.online_blocks) + 1) *
+			per_block;
+	long free = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		if (zone_idx(zone) >= ZONE_MOVABLE)
+			continue;
+		/* page cache there is reclaimed for the memory map if need be */
+		free += zone_page_state(zone, NR_FREE_PAGES) -
+			high_wmark_pages(zone) +
+			zone_page_state(zone, NR_ZONE_INACTIVE_FILE) +
+			zone_page_state(zone, NR_ZONE_ACTIVE_FILE);
+	}
+	return free > need;
+}
+
 /* Is scale-down still waiting after memory was wanted? */
 static bool damon_acma_cooling(void)
 {
@@ -375,6 +407,8 @@ static int damon_acma_take_chunk(struct damos *s, unsigned long pfn,
 	/* the chunk is already counted as owned */
 	if (mem < acma.cfg.min_mem)
 		return -EPERM;
+	if (!damon_acma_memmap_room())
+		return -ENOSPC;
 	/*
 	 * A workload may have grown since the window was set: up to max_mem,
 	 * the headroom wins, or scale-down would take what the workload is
@@ -766,9 +800,10 @@ static void damon_acma_set_window(struct damos *s, int block)
 
 /*
  * Where memory is outside of [min_mem, max_mem], the scheme that brings it
- * back works at the full speed of its time quota: its pressure goal is taken
- * off (kept aside) until memory is back in range.  Runs in kdamond, or with
- * kdamond stopped.
+ * back works at full speed: its pressure goal is taken off (kept aside) and
+ * its time quota becomes the whole quota interval until memory is back in
+ * range, as a balloon inflates as fast as it can when its host asks.  Runs in
+ * kdamond, or with kdamond stopped.
  */
 static void damon_acma_set_urgent(struct damos *s, int idx, bool urgent)
 {
@@ -776,10 +811,14 @@ static void damon_acma_set_urgent(struct damos *s, int idx, bool urgent)
 
 	if (!s)
 		return;
-	if (urgent && !list_empty(&s->quota.goals))
+	if (urgent && !list_empty(&s->quota.goals)) {
 		list_splice_init(&s->quota.goals, stash);
-	else if (!urgent && !list_empty(stash))
+		acma.stashed_ms[idx] = s->quota.ms;
+		s->quota.ms = s->quota.reset_interval;
+	} else if (!urgent && !list_empty(stash)) {
 		list_splice_init(stash, &s->quota.goals);
+		s->quota.ms = acma.stashed_ms[idx];
+	}
 }
 
 /* Put the stashed goals back, before the schemes are committed anew. */
@@ -1015,10 +1054,13 @@ static void damon_acma_step(struct damon_ctx *c)
 	 */
 	spare = avail > headroom + (long)(acma.block_size >> PAGE_SHIFT) &&
 		!damon_acma_cooling();
-	/* above max_mem, though, the maximum wins over the headroom */
-	damon_acma_set_window(down, over ||
-			(mem > acma.cfg.min_mem && !wanted && spare) ?
-			acma.down : -1);
+	/*
+	 * Above max_mem, though, the maximum wins over the headroom; nothing
+	 * wins over the room to bring the blocks back.
+	 */
+	damon_acma_set_window(down, (over ||
+			(mem > acma.cfg.min_mem && !wanted && spare)) &&
+			damon_acma_memmap_room() ? acma.down : -1);
 	/* a removed window has nothing to free until it is added */
 	damon_acma_set_window(up, acma.up >= 0 &&
 			acma.blocks[acma.up] == DAMON_ACMA_BLOCK_ONLINE ?

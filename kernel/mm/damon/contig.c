@@ -4,8 +4,9 @@
  * and "free" actions of the physical address space operations.
  *
  * "alloc" takes naturally aligned 2^order-page chunks of a DAMOS target
- * region away from the page allocator with alloc_contig_range(), migrating
- * the in-use movable pages out, so that the coldest memory is taken first.
+ * region away from the page allocator with alloc_contig_range(), reclaiming
+ * the chunk's page cache and migrating the other in-use movable pages out,
+ * so that the coldest memory is taken first.
  * Each chunk it takes is DAMON's until "free" gives it back.  The owner of a
  * scheme (for example a memory auto-scaling module) is told about every
  * chunk and may refuse it.
@@ -41,7 +42,9 @@
 #include <linux/sysfs.h>
 #include <linux/xarray.h>
 
+#include "../internal.h"
 #include "contig.h"
+#include "ops-common.h"
 
 /*
  * An owned chunk covers 2^(order - pageblock_order) consecutive entries of
@@ -247,6 +250,35 @@ static int damon_contig_check_range(unsigned long pfn, unsigned long nr)
 	return 0;
 }
 
+/*
+ * The page cache of a chunk about to be taken is reclaimed rather than
+ * migrated: DAMOS hands "alloc" the coldest regions, whose clean file pages
+ * cost less to read again, if they are ever needed, than to copy now (on a
+ * guest full of a cold page cache, copying is most of the work).  What
+ * reclaim leaves (anonymous memory without swap, dirty or busy pages) is
+ * migrated by alloc_contig_range() as before; nothing is lost either way.
+ */
+static void damon_contig_reclaim_cache(unsigned long pfn, unsigned long nr)
+{
+	unsigned long end = pfn + nr;
+	LIST_HEAD(folios);
+
+	while (pfn < end) {
+		struct folio *folio = damon_get_folio(pfn);
+
+		if (!folio) {
+			pfn++;
+			continue;
+		}
+		pfn = folio_pfn(folio) + folio_nr_pages(folio);
+		if (!folio_test_anon(folio) && folio_isolate_lru(folio))
+			list_add(&folio->lru, &folios);
+		folio_put(folio);
+	}
+	if (!list_empty(&folios))
+		reclaim_pages(&folios);
+}
+
 /* Give an owned chunk back to the page allocator.  Needs damon_contig_lock. */
 static int damon_contig_release(unsigned long pfn, unsigned int order)
 {
@@ -282,6 +314,7 @@ static int damon_contig_take(unsigned long pfn, struct damos *s)
 				DAMON_CONTIG_ZONE);
 		return err;
 	}
+	damon_contig_reclaim_cache(pfn, nr);
 	err = alloc_contig_range(pfn, pfn + nr, MIGRATE_MOVABLE,
 			GFP_KERNEL | __GFP_NOWARN);
 	if (err) {
