@@ -345,10 +345,12 @@ static unsigned long damon_acma_machine_bytes(void)
  * Adding a block back needs its memory map (2 MiB for 128 MiB) from memory
  * the kernel can use, outside of ZONE_MOVABLE.  Scale-down migrates data out
  * of the chunks it takes, into the kernel's zones once ZONE_MOVABLE is full:
- * it stops while their free memory above the high watermarks, with the page
- * cache there that reclaim can free, would not hold the memory map of every
- * removed block and of one more, or scaling back up could fail for want of
- * a few megabytes.
+ * it stops while their free memory above the min watermarks (what the
+ * memory maps can take), with the page cache there that reclaim can free,
+ * would not hold the memory map of every removed block and of one more, or
+ * scaling back up could fail for want of a few megabytes.  A removed block's
+ * memory map went back to those zones with it: this only keeps others from
+ * taking it meanwhile.
  */
 static bool damon_acma_memmap_room(void)
 {
@@ -364,7 +366,7 @@ static bool damon_acma_memmap_room(void)
 			continue;
 		/* page cache there is reclaimed for the memory map if need be */
 		free += zone_page_state(zone, NR_FREE_PAGES) -
-			high_wmark_pages(zone) +
+			min_wmark_pages(zone) +
 			zone_page_state(zone, NR_ZONE_INACTIVE_FILE) +
 			zone_page_state(zone, NR_ZONE_ACTIVE_FILE);
 	}
