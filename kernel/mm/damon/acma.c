@@ -211,6 +211,8 @@ struct damon_acma_cfg {
  * @cfg:		The configuration in force.
  * @blocks:		State of each scalable memory block, lowest first.
  * @block_start:	Physical address of each scalable memory block.
+ * @memmap_held:	For each removed block, the pages held in its memory
+ *			map's stead until it comes back, or NULL.
  * @nr_blocks:		Number of scalable memory blocks.
  * @block_size:		Memory block size in bytes.
  * @fixed_bytes:	Online memory that is not scalable.
@@ -243,6 +245,7 @@ struct damon_acma {
 	struct damon_acma_cfg cfg;
 	enum damon_acma_block_state *blocks;
 	phys_addr_t *block_start;
+	struct page **memmap_held;
 	int nr_blocks;
 	unsigned long block_size;
 	unsigned long fixed_bytes;
@@ -341,6 +344,12 @@ static unsigned long damon_acma_machine_bytes(void)
 
 /* DAMOS owner callbacks: the min/max guarantees, one chunk at a time. */
 
+static unsigned int damon_acma_memmap_order(void)
+{
+	return get_order((acma.block_size >> PAGE_SHIFT) *
+			sizeof(struct page));
+}
+
 /*
  * Adding a block back needs its memory map (2 MiB for 128 MiB) from memory
  * the kernel can use, outside of ZONE_MOVABLE.  Scale-down migrates data out
@@ -348,18 +357,20 @@ static unsigned long damon_acma_machine_bytes(void)
  * it stops while their free memory above the min watermarks (what the
  * memory maps can take), with the page cache there that reclaim can free,
  * would not hold the memory map of every removed block and of one more, or
- * scaling back up could fail for want of a few megabytes.  A removed block's
- * memory map went back to those zones with it: this only keeps others from
- * taking it meanwhile.
+ * scaling back up could fail for want of a few megabytes.  A removed block
+ * whose memory map is held (see damon_acma_hold_memmap()) needs no room.
  */
 static bool damon_acma_memmap_room(void)
 {
-	long per_block = DIV_ROUND_UP((acma.block_size >> PAGE_SHIFT) *
-			sizeof(struct page), PAGE_SIZE);
-	long need = (acma.nr_blocks - READ_ONCE(acma.online_blocks) + 1) *
-			per_block;
+	long need = 1L << damon_acma_memmap_order();
 	long free = 0;
 	struct zone *zone;
+	int i;
+
+	for (i = 0; i < acma.nr_blocks; i++)
+		if (READ_ONCE(acma.blocks[i]) != DAMON_ACMA_BLOCK_ONLINE &&
+				!READ_ONCE(acma.memmap_held[i]))
+			need += 1L << damon_acma_memmap_order();
 
 	for_each_populated_zone(zone) {
 		if (zone_idx(zone) >= ZONE_MOVABLE)
@@ -467,6 +478,33 @@ static int damon_acma_scan_block(struct memory_block *mem, void *arg)
 	return 0;
 }
 
+/*
+ * A removed block's memory map goes back to the kernel's zones, and adding
+ * the block back needs as much again from there.  Hold pages of that size
+ * (outside ZONE_MOVABLE: GFP_KERNEL) until the block comes back, so that
+ * workloads that fill those zones meanwhile cannot make scaling up fail.
+ * In a virtual machine they are reported to the host like taken chunks, so
+ * that the host still gets the memory map's memory back.
+ */
+static void damon_acma_hold_memmap(int i)
+{
+	unsigned int order = damon_acma_memmap_order();
+	struct page *page;
+
+	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY, order);
+	acma.memmap_held[i] = page;
+	if (page && IS_ENABLED(CONFIG_DAMON_ACMA_PAGE_REPORT))
+		page_report(page_to_pfn(page), 1UL << order);
+}
+
+static void damon_acma_release_memmap(int i)
+{
+	if (!acma.memmap_held[i])
+		return;
+	__free_pages(acma.memmap_held[i], damon_acma_memmap_order());
+	acma.memmap_held[i] = NULL;
+}
+
 /* Find the scalable blocks: the movable ones online now. */
 static int damon_acma_scan_blocks(void)
 {
@@ -475,12 +513,17 @@ static int damon_acma_scan_blocks(void)
 	int i;
 
 	walk_memory_blocks(0, end, &scan, damon_acma_scan_block);
+	for (i = 0; acma.memmap_held && i < acma.nr_blocks; i++)
+		damon_acma_release_memmap(i);
 	kfree(acma.blocks);
 	kfree(acma.block_start);
+	kfree(acma.memmap_held);
 	acma.blocks = kcalloc(scan.nr, sizeof(*acma.blocks), GFP_KERNEL);
 	acma.block_start = kcalloc(scan.nr, sizeof(*acma.block_start),
 			GFP_KERNEL);
-	if (!acma.blocks || !acma.block_start)
+	acma.memmap_held = kcalloc(scan.nr, sizeof(*acma.memmap_held),
+			GFP_KERNEL);
+	if (!acma.blocks || !acma.block_start || !acma.memmap_held)
 		return -ENOMEM;
 	scan.max = scan.nr;
 	scan.nr = 0;
@@ -541,6 +584,7 @@ static int damon_acma_remove_block(int i)
 		return err;
 	}
 	damon_acma_platform_range_gone(start, acma.block_size);
+	damon_acma_hold_memmap(i);
 	return 0;
 }
 
@@ -555,11 +599,13 @@ static int damon_acma_add_block(int i)
 		pr_warn_ratelimited("platform refused %pa: %d\n", &start, err);
 		return err;
 	}
+	damon_acma_release_memmap(i);
 	err = add_memory_driver_managed(nid, start, acma.block_size,
 			"System RAM (acma)", MHP_NONE);
 	if (err) {
 		pr_warn_ratelimited("adding %pa failed: %d\n", &start, err);
 		damon_acma_platform_range_gone(start, acma.block_size);
+		damon_acma_hold_memmap(i);
 	}
 	return err;
 }
