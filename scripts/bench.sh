@@ -61,13 +61,13 @@ if [ -n "$(fig energy_acma_mj 3)" ]; then
 	ea=$(fig energy_acma_mj 3) eall=$(fig energy_all_on_mj 3) eo=$(fig energy_oracle_mj 3)
 	grep '^sample ' "$out/bench.txt" | cut -d' ' -f2- > "$out/dram-power-day.dat"
 	say
-	say "DRAM power over a scripted day (idle 60 s / $(fig day_s 4) MiB busy 60 s / idle 60 s), $BOARD_NAME"
+	say "DRAM power over a scripted day (idle 60 s / $(fig day_s 5) MiB busy 60 s / idle 60 s), $BOARD_NAME"
 	printf '%-44s %12s %12s %8s\n' "ranks' energy (J)" "acma" "baseline" "ratio"
 	printf '%-44s %12s %12s %8s\n' "  vs all ranks always on" "$((ea / 1000))" "$((eall / 1000))" "$(ratio "$ea" "$eall")"
 	printf '%-44s %12s %12s %8s\n' "  vs oracle (ceil(working set / rank) on)" "$((ea / 1000))" "$((eo / 1000))" "$(ratio "$ea" "$eo")"
-	printf '%-44s %12s\n' "range gone -> rank off (firmware, mean of $(fig gone_to_off_ms 4))" "$(fig gone_to_off_ms 3) ms"
-	printf '%-44s %12s\n' "range wanted -> rank on (firmware, mean of $(fig wanted_to_on_ms 4))" "$(fig wanted_to_on_ms 3) ms"
-	printf '%-44s %12s\n' "$(fig wanted_to_online_ms 4) removed ranks' memory all online" "$(fig wanted_to_online_ms 3) ms"
+	printf '%-44s %12s\n' "range gone -> rank off (firmware, mean of $(fig gone_to_off_ms 5))" "$(fig gone_to_off_ms 3) ms"
+	printf '%-44s %12s\n' "range wanted -> rank on (firmware, mean of $(fig wanted_to_on_ms 5))" "$(fig wanted_to_on_ms 3) ms"
+	printf '%-44s %12s\n' "$(fig wanted_to_online_ms 5) removed ranks' memory all online" "$(fig wanted_to_online_ms 3) ms"
 	say "  samples (t ranks-on mW used-bytes oracle-ranks): $out/dram-power-day.dat"
 fi
 if [ -n "$(fig acma_cache 3)" ]; then

@@ -327,13 +327,25 @@ static void damon_acma_platform_range_gone(phys_addr_t start,
 	mutex_unlock(&damon_acma_platform_lock);
 }
 
-/* The memory Linux has: online blocks minus what DAMON owns. */
+/*
+ * The memory Linux has: online blocks minus what DAMON owns.  A block being
+ * removed is counted out already, and so are its chunks while they are still
+ * in the record.  The total is read before the blocks: a block whose chunks
+ * leave the record in between is then under-counted, never over-counted.
+ */
 static unsigned long damon_acma_mem_bytes(void)
 {
 	unsigned long online = acma.fixed_bytes +
 		(unsigned long)READ_ONCE(acma.online_blocks) * acma.block_size;
+	unsigned long owned = damon_contig_total_owned_bytes();
+	int i;
 
-	return online - damon_contig_total_owned_bytes();
+	for (i = 0; i < acma.nr_blocks; i++)
+		if (READ_ONCE(acma.blocks[i]) == DAMON_ACMA_BLOCK_REMOVING)
+			owned -= min(owned, damon_contig_owned_bytes(
+					acma.block_start[i],
+					acma.block_start[i] + acma.block_size));
+	return online - min(online, owned);
 }
 
 static unsigned long damon_acma_machine_bytes(void)
@@ -523,8 +535,10 @@ static int damon_acma_scan_blocks(void)
 			GFP_KERNEL);
 	acma.memmap_held = kcalloc(scan.nr, sizeof(*acma.memmap_held),
 			GFP_KERNEL);
-	if (!acma.blocks || !acma.block_start || !acma.memmap_held)
+	if (!acma.blocks || !acma.block_start || !acma.memmap_held) {
+		acma.nr_blocks = 0;
 		return -ENOMEM;
+	}
 	scan.max = scan.nr;
 	scan.nr = 0;
 	scan.fixed = 0;
@@ -1063,11 +1077,7 @@ static void damon_acma_step(struct damon_ctx *c)
 	for (i = 0; i < acma.nr_blocks; i++) {
 		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
 				damon_acma_block_owned(i) == acma.block_size) {
-			/*
-			 * Count the block out now: until its chunks leave
-			 * the record with it, the memory Linux has is
-			 * under-counted, never over-counted.
-			 */
+			/* count the block out now, chunks and all */
 			acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVING;
 			WRITE_ONCE(acma.online_blocks, acma.online_blocks - 1);
 			resize = true;
