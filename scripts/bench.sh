@@ -71,21 +71,25 @@ if [ -n "$(fig energy_acma_mj 3)" ]; then
 	say "  samples (t ranks-on mW used-bytes oracle-ranks): $out/dram-power-day.dat"
 fi
 if [ -n "$(fig acma_cache 3)" ]; then
-	# vm NAME: "MIB SECONDS GIB/S WHOLE-2M-PERCENT" of a give-back figure
+	# vm NAME: "MIB GUEST-S HOST-S GIB/S WHOLE-2M-PERCENT" of a give-back figure: what
+	# the host got back, when the guest was done (a balloon target met) and when the
+	# host saw 90% of it (or gave up waiting), at the rate of the first of the two
 	vm() {
-		awk -v b="$(fig "$1" 3)" -v w="$(fig "$1" 5)" -v ms="$(fig "$1" 7)" 'BEGIN {
+		awk -v b="$(fig "$1" 3)" -v w="$(fig "$1" 5)" -v g="$(fig "$1" 6)" -v h="$(fig "$1" 7)" 'BEGIN {
 			if (b < 0) b = 0
 			if (w > b) w = b
-			printf "%10d %8.1f %8.3f %9s", b / 1048576, ms / 1000,
-				(ms > 0 ? b / 1073741824 / (ms / 1000) : 0),
+			t = g > 0 ? g : h
+			printf "%10d %8s %8.1f %8.3f %9s", b / 1048576,
+				(g > 0 ? sprintf("%.1f", g / 1000) : "-"), h / 1000,
+				(t > 0 ? b / 1073741824 / (t / 1000) : 0),
 				(b > 0 ? sprintf("%.0f%%", 100 * w / b) : "-") }'
 	}
-	speed() { awk -v b="$(fig "$1" 3)" -v ms="$(fig "$1" 7)" 'BEGIN { if (ms > 0 && b > 0) print b / ms; else print 0 }'; }
+	speed() { awk -v b="$(fig "$1" 3)" -v g="$(fig "$1" 6)" -v h="$(fig "$1" 7)" 'BEGIN { t = g > 0 ? g : h; if (t > 0 && b > 0) print b / t; else print 0 }'; }
 	say
 	say "A VM guest giving 1 GiB back to its host, $BOARD_NAME, accel $accel"
 	say "(host: QEMU's guest RAM no longer resident, from its pagemap; whole 2 MiB: share of it in"
 	say " whole 2 MiB-aligned holes, what host huge pages need)"
-	printf '%-40s %10s %8s %8s %9s\n' "" "host MiB" "in s" "GiB/s" "whole 2M"
+	printf '%-40s %10s %8s %8s %8s %9s\n' "" "host MiB" "guest s" "host s" "GiB/s" "whole 2M"
 	say "memory the guest touched and freed"
 	printf '%-40s %s\n' "  free page reporting alone" "$(vm fpr_freed)"
 	printf '%-40s %s\n' "  classic balloon inflation" "$(vm classic_freed)"
