@@ -566,11 +566,55 @@ static bool kw_size(struct parser *p, enum kw kw, const char *s,
 	return false;
 }
 
+/* The fixed values a keyword takes, and the enum value each one stands for. */
+struct kw_choice {
+	const char *name;
+	int value;
+};
+
+static const struct kw_choice arch_choices[] = {
+	{ "x86_64", BOARD_ARCH_X86_64 }, { "arm64", BOARD_ARCH_ARM64 }, { NULL, 0 },
+};
+static const struct kw_choice machine_choices[] = {
+	{ "q35", BOARD_MACHINE_Q35 }, { "virt", BOARD_MACHINE_VIRT }, { NULL, 0 },
+};
+static const struct kw_choice firmware_choices[] = {
+	{ "ipmi", BOARD_FIRMWARE_IPMI }, { "acpi", BOARD_FIRMWARE_ACPI },
+	{ "none", BOARD_FIRMWARE_NONE }, { NULL, 0 },
+};
+static const struct kw_choice balloon_choices[] = {
+	{ "free-page-reporting", BOARD_BALLOON_FREE_PAGE_REPORTING },
+	{ "plain", BOARD_BALLOON_PLAIN }, { NULL, 0 },
+};
+
+/*
+ * Look @v up in @choices; on a miss, report "unknown KEYWORD 'V' (expected
+ * A, B or C)".  Return: the value found, or -1.
+ */
+static int kw_choose(struct parser *p, enum kw kw, const char *v,
+		     const struct kw_choice *choices)
+{
+	char expected[256] = "";
+	size_t len = 0;
+	int i;
+
+	for (i = 0; choices[i].name; i++)
+		if (!strcmp(v, choices[i].name))
+			return choices[i].value;
+	for (i = 0; choices[i].name; i++)
+		len += snprintf(expected + len, sizeof(expected) - len, "%s%s",
+				!i ? "" : choices[i + 1].name ? ", " : " or ",
+				choices[i].name);
+	error(p, "unknown %s '%s' (expected %s)", keywords[kw].name, v, expected);
+	return -1;
+}
+
 static bool stmt_global(struct parser *p, enum kw kw, int argc, char **argv)
 {
 	struct board *b = p->b;
 	const char *v = argv[1];
 	unsigned long long n;
+	int c;
 
 	if (!one_value(p, kw, argc))
 		return false;
@@ -584,25 +628,15 @@ static bool stmt_global(struct parser *p, enum kw kw, int argc, char **argv)
 		b->name = xstrdup(p, v);
 		return b->name != NULL;
 	case KW_ARCH:
-		if (!strcmp(v, "x86_64"))
-			b->arch = BOARD_ARCH_X86_64;
-		else if (!strcmp(v, "arm64"))
-			b->arch = BOARD_ARCH_ARM64;
-		else {
-			error(p, "unknown arch '%s' (expected x86_64 or arm64)", v);
-			return false;
-		}
-		return true;
+		c = kw_choose(p, kw, v, arch_choices);
+		if (c >= 0)
+			b->arch = c;
+		return c >= 0;
 	case KW_QEMU_MACHINE:
-		if (!strcmp(v, "q35"))
-			b->machine = BOARD_MACHINE_Q35;
-		else if (!strcmp(v, "virt"))
-			b->machine = BOARD_MACHINE_VIRT;
-		else {
-			error(p, "unknown qemu-machine '%s' (expected q35 or virt)", v);
-			return false;
-		}
-		return true;
+		c = kw_choose(p, kw, v, machine_choices);
+		if (c >= 0)
+			b->machine = c;
+		return c >= 0;
 	case KW_CPUS:
 		if (parse_uint(v, &n) || n < 1 || n > BOARD_MAX_CPUS) {
 			error(p, "cpus: '%s' is not a number in 1..%d", v, BOARD_MAX_CPUS);
@@ -629,17 +663,10 @@ static bool stmt_global(struct parser *p, enum kw kw, int argc, char **argv)
 		b->memory_block = n;
 		return true;
 	case KW_FIRMWARE:
-		if (!strcmp(v, "ipmi"))
-			b->firmware = BOARD_FIRMWARE_IPMI;
-		else if (!strcmp(v, "acpi"))
-			b->firmware = BOARD_FIRMWARE_ACPI;
-		else if (!strcmp(v, "none"))
-			b->firmware = BOARD_FIRMWARE_NONE;
-		else {
-			error(p, "unknown firmware '%s' (expected ipmi, acpi or none)", v);
-			return false;
-		}
-		return true;
+		c = kw_choose(p, kw, v, firmware_choices);
+		if (c >= 0)
+			b->firmware = c;
+		return c >= 0;
 	case KW_INTERLEAVE:
 		if (!strcmp(v, "none")) {
 			b->interleave = 0;
@@ -653,15 +680,10 @@ static bool stmt_global(struct parser *p, enum kw kw, int argc, char **argv)
 		b->interleave = n;
 		return true;
 	case KW_BALLOON:
-		if (!strcmp(v, "free-page-reporting"))
-			b->balloon = BOARD_BALLOON_FREE_PAGE_REPORTING;
-		else if (!strcmp(v, "plain"))
-			b->balloon = BOARD_BALLOON_PLAIN;
-		else {
-			error(p, "unknown balloon '%s' (expected free-page-reporting or plain)", v);
-			return false;
-		}
-		return true;
+		c = kw_choose(p, kw, v, balloon_choices);
+		if (c >= 0)
+			b->balloon = c;
+		return c >= 0;
 	case KW_SCRATCH_DISK:
 		if (!kw_size(p, kw, v, &n))
 			return false;

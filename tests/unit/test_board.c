@@ -286,6 +286,20 @@ static bool test_unknown_keyword_no_suggestion(void)
 	return true;
 }
 
+/* A value outside of a keyword's fixed set names the keyword and every choice. */
+static bool test_unknown_choice(void)
+{
+	return expect_errors(fixture(2, "arch sparc", 0), 1,
+			     "test.hw:2: error: unknown arch 'sparc' (expected x86_64 or arm64)",
+			     NULL) &&
+	       expect_errors(fixture(3, "qemu-machine pc", 0), 1,
+			     "test.hw:3: error: unknown qemu-machine 'pc' (expected q35 or virt)",
+			     NULL) &&
+	       expect_errors(fixture(7, "firmware uefi", 0), 1,
+			     "test.hw:7: error: unknown firmware 'uefi' (expected ipmi, acpi or none)",
+			     NULL);
+}
+
 static bool test_bad_size_suffix(void)
 {
 	return expect_errors(fixture(5, "boot-memory 1X", 0), 1,
@@ -784,6 +798,7 @@ static const struct tap_test tests[] = {
 	{ "comments, blanks, tabs, CRLF, description, dimm after rank", test_comments_and_blanks },
 	{ "unknown keyword with suggestion", test_unknown_keyword },
 	{ "unknown keyword without suggestion", test_unknown_keyword_no_suggestion },
+	{ "unknown arch, qemu-machine and firmware values", test_unknown_choice },
 	{ "bad size suffix", test_bad_size_suffix },
 	{ "misaligned range", test_misaligned_range },
 	{ "overlapping ranges across ranks", test_overlapping_ranges },
