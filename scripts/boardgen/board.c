@@ -387,52 +387,59 @@ static char *range_str(const struct board_range *r, char *buf, size_t len)
 
 #define RANGE_BUF	(2 + 16 + 1 + BOARD_SIZE_BUF)
 
+/*
+ * The fixed values of the keywords that take one of a set, and the enum
+ * value each stands for: what the parser accepts and what the names say.
+ */
+struct kw_choice {
+	const char *name;
+	int value;
+};
+
+static const struct kw_choice arch_choices[] = {
+	{ "x86_64", BOARD_ARCH_X86_64 }, { "arm64", BOARD_ARCH_ARM64 }, { NULL, 0 },
+};
+static const struct kw_choice machine_choices[] = {
+	{ "q35", BOARD_MACHINE_Q35 }, { "virt", BOARD_MACHINE_VIRT }, { NULL, 0 },
+};
+static const struct kw_choice firmware_choices[] = {
+	{ "ipmi", BOARD_FIRMWARE_IPMI }, { "acpi", BOARD_FIRMWARE_ACPI },
+	{ "none", BOARD_FIRMWARE_NONE }, { NULL, 0 },
+};
+static const struct kw_choice balloon_choices[] = {
+	{ "free-page-reporting", BOARD_BALLOON_FREE_PAGE_REPORTING },
+	{ "plain", BOARD_BALLOON_PLAIN }, { NULL, 0 },
+};
+
+/* The name of @value in @choices, or "none". */
+static const char *choice_name(const struct kw_choice *choices, int value)
+{
+	int i;
+
+	for (i = 0; choices[i].name; i++)
+		if (choices[i].value == value)
+			return choices[i].name;
+	return "none";
+}
+
 const char *board_arch_name(enum board_arch arch)
 {
-	switch (arch) {
-	case BOARD_ARCH_X86_64:
-		return "x86_64";
-	case BOARD_ARCH_ARM64:
-		return "arm64";
-	default:
-		return "none";
-	}
+	return choice_name(arch_choices, arch);
 }
 
 const char *board_machine_name(enum board_machine machine)
 {
-	switch (machine) {
-	case BOARD_MACHINE_Q35:
-		return "q35";
-	case BOARD_MACHINE_VIRT:
-		return "virt";
-	default:
-		return "none";
-	}
+	return choice_name(machine_choices, machine);
 }
 
 const char *board_firmware_name(enum board_firmware firmware)
 {
-	switch (firmware) {
-	case BOARD_FIRMWARE_IPMI:
-		return "ipmi";
-	case BOARD_FIRMWARE_ACPI:
-		return "acpi";
-	default:
-		return "none";
-	}
+	return choice_name(firmware_choices, firmware);
 }
 
 const char *board_balloon_name(enum board_balloon balloon)
 {
-	switch (balloon) {
-	case BOARD_BALLOON_PLAIN:
-		return "plain";
-	case BOARD_BALLOON_FREE_PAGE_REPORTING:
-		return "free-page-reporting";
-	default:
-		return "none";
-	}
+	return choice_name(balloon_choices, balloon);
 }
 
 /* ---- model helpers ------------------------------------------------------ */
@@ -565,27 +572,6 @@ static bool kw_size(struct parser *p, enum kw kw, const char *s,
 	      keywords[kw].name, s);
 	return false;
 }
-
-/* The fixed values a keyword takes, and the enum value each one stands for. */
-struct kw_choice {
-	const char *name;
-	int value;
-};
-
-static const struct kw_choice arch_choices[] = {
-	{ "x86_64", BOARD_ARCH_X86_64 }, { "arm64", BOARD_ARCH_ARM64 }, { NULL, 0 },
-};
-static const struct kw_choice machine_choices[] = {
-	{ "q35", BOARD_MACHINE_Q35 }, { "virt", BOARD_MACHINE_VIRT }, { NULL, 0 },
-};
-static const struct kw_choice firmware_choices[] = {
-	{ "ipmi", BOARD_FIRMWARE_IPMI }, { "acpi", BOARD_FIRMWARE_ACPI },
-	{ "none", BOARD_FIRMWARE_NONE }, { NULL, 0 },
-};
-static const struct kw_choice balloon_choices[] = {
-	{ "free-page-reporting", BOARD_BALLOON_FREE_PAGE_REPORTING },
-	{ "plain", BOARD_BALLOON_PLAIN }, { NULL, 0 },
-};
 
 /*
  * Look @v up in @choices; on a miss, report "unknown KEYWORD 'V' (expected
