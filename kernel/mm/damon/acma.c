@@ -406,22 +406,38 @@ static bool damon_acma_cooling(void)
 }
 
 /*
- * In a virtual machine, the host drops the memory of a taken chunk; the
- * guest gets fresh memory when the chunk is given back and touched.  Without
- * a page reporting device (bare metal) there is nothing to do.
+ * In a virtual machine, the host drops the memory of pages DAMON_ACMA holds
+ * (taken chunks, memory maps kept aside); the guest gets fresh memory when
+ * they are given back and touched.  Without a page reporting device (bare
+ * metal) there is nothing to do.  Return: true if the pages were reported.
  */
-static void damon_acma_report_chunk(unsigned long pfn, unsigned int order)
+static bool damon_acma_report(unsigned long pfn, unsigned int order)
 {
 	int err;
 
 	if (!IS_ENABLED(CONFIG_DAMON_ACMA_PAGE_REPORT))
-		return;
+		return false;
 	err = page_report(pfn, 1UL << order);
-	if (!err)
-		atomic_long_add(PAGE_SIZE << order, &damon_acma_reported_bytes);
-	else if (err != -ENODEV)
+	if (err && err != -ENODEV)
 		pr_warn_ratelimited("reporting pfn %#lx to the host failed: %d\n",
 				pfn, err);
+	return !err;
+}
+
+/*
+ * May scale-down take memory?  Never while the memory maps of the removed
+ * blocks could not come back; above max_mem, otherwise always: the maximum
+ * wins over the headroom; under it, only what @avail (pages) spares beyond
+ * the headroom and a block, and not for a while after memory was wanted.
+ */
+static bool damon_acma_may_take(bool over, long avail)
+{
+	if (!damon_acma_memmap_room())
+		return false;
+	if (over)
+		return true;
+	return !damon_acma_cooling() && avail > READ_ONCE(acma.headroom) +
+		(long)(acma.block_size >> PAGE_SHIFT);
 }
 
 static int damon_acma_take_chunk(struct damos *s, unsigned long pfn,
@@ -429,22 +445,15 @@ static int damon_acma_take_chunk(struct damos *s, unsigned long pfn,
 {
 	unsigned long mem = damon_acma_mem_bytes();
 
-	/* the chunk is already counted as owned */
+	/* the chunk is already counted as owned, and out of what is available */
 	if (mem < acma.cfg.min_mem)
 		return -EPERM;
-	if (!damon_acma_memmap_room())
-		return -ENOSPC;
-	/*
-	 * A workload may have grown since the window was set: up to max_mem,
-	 * the headroom wins, or scale-down would take what the workload is
-	 * about to need.
-	 */
-	if (mem < acma.cfg.max_mem && (damon_acma_cooling() ||
-			si_mem_available() + (1L << order) <
-			READ_ONCE(acma.headroom) +
-			(long)(acma.block_size >> PAGE_SHIFT)))
+	/* a workload may have grown since the step that set the window */
+	if (!damon_acma_may_take(mem >= acma.cfg.max_mem,
+				si_mem_available() + (1L << order)))
 		return -EAGAIN;
-	damon_acma_report_chunk(pfn, order);
+	if (damon_acma_report(pfn, order))
+		atomic_long_add(PAGE_SIZE << order, &damon_acma_reported_bytes);
 	return 0;
 }
 
@@ -505,8 +514,8 @@ static void damon_acma_hold_memmap(int i)
 
 	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY, order);
 	acma.memmap_held[i] = page;
-	if (page && IS_ENABLED(CONFIG_DAMON_ACMA_PAGE_REPORT))
-		page_report(page_to_pfn(page), 1UL << order);
+	if (page)
+		damon_acma_report(page_to_pfn(page), order);
 }
 
 static void damon_acma_release_memmap(int i)
@@ -1042,7 +1051,7 @@ static void damon_acma_step(struct damon_ctx *c)
 	bool under = mem < acma.cfg.min_mem;
 	long avail = si_mem_available();
 	long headroom = damon_acma_headroom(avail, mem);
-	bool urgent, wanted, spare, resize = false;
+	bool urgent, wanted, resize = false;
 	int i;
 
 	damon_acma_update_pressure();
@@ -1106,19 +1115,12 @@ static void damon_acma_step(struct damon_ctx *c)
 	}
 	/*
 	 * The scale-down window stops at min_mem, while memory is wanted and
-	 * for a while after, and while taking a block more would eat into the
-	 * headroom: a workload that grows would get back what it just got,
-	 * through migration.
+	 * for a while after (wanted_at is set above), and while taking a block
+	 * more would eat into the headroom: a workload that grows would get
+	 * back what it just got, through migration.
 	 */
-	spare = avail > headroom + (long)(acma.block_size >> PAGE_SHIFT) &&
-		!damon_acma_cooling();
-	/*
-	 * Above max_mem, though, the maximum wins over the headroom; nothing
-	 * wins over the room to bring the blocks back.
-	 */
-	damon_acma_set_window(down, (over ||
-			(mem > acma.cfg.min_mem && !wanted && spare)) &&
-			damon_acma_memmap_room() ? acma.down : -1);
+	damon_acma_set_window(down, (over || mem > acma.cfg.min_mem) &&
+			damon_acma_may_take(over, avail) ? acma.down : -1);
 	/* a removed window has nothing to free until it is added */
 	damon_acma_set_window(up, acma.up >= 0 &&
 			acma.blocks[acma.up] == DAMON_ACMA_BLOCK_ONLINE ?
