@@ -222,7 +222,7 @@ $(GUEST_TOOLS:%=$(B)/bin/%): $(B)/bin/%: $$(wildcard tools/%/*.c tools/%/*.h) $(
 	$(call quiet,GUESTCC,$@)
 	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 
-$(B)/bin/%: tests/e2e/helpers/%.c | deps-ensure
+$(B)/bin/%: tests/e2e/helpers/%.c $(wildcard tests/e2e/helpers/*.h) | deps-ensure
 	@mkdir -p $(dir $@)
 	$(call quiet,GUESTCC,$@)
 	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -o $@ $<

@@ -23,7 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PAGE	4096UL
+#include "pattern.h"
+
 /* Allocated in pieces, as a growing program would: no single huge request. */
 #define PIECE_PAGES	((16UL << 20) / PAGE)
 
@@ -33,13 +34,6 @@ static size_t nr_pieces;
 static uint64_t *page_at(size_t p)
 {
 	return pieces[p / PIECE_PAGES] + (p % PIECE_PAGES) * (PAGE / 8);
-}
-
-static uint64_t pattern(size_t page, size_t word)
-{
-	uint64_t x = (page + 1) * 0x9e3779b97f4a7c15ULL ^ (word * 0xbf58476d1ce4e5b9ULL);
-
-	return x ^ (x >> 31);
 }
 
 static double now_s(void)

@@ -5,9 +5,10 @@
  *   pagefile write FILE MIB
  *   pagefile check FILE
  *
- * "write" fills FILE with MIB MiB, each 4 KiB page holding a pattern derived
- * from its index, so that a page lost, zeroed or swapped with another shows
- * (a checksum of the whole file would miss two identical pages swapped).
+ * "write" fills FILE with MIB MiB, each 4 KiB page holding the pattern of
+ * its index (pattern.h, as memhog's pages), so that a page lost, zeroed or
+ * swapped with another shows (a checksum of the whole file would miss two
+ * identical pages swapped).
  * "check" reads FILE back and prints "check ok N pages" or "check FAIL N of
  * M pages corrupt, first at page P"; it exits 1 when a page is corrupt.
  */
@@ -19,26 +20,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PAGE		4096UL
-#define WORDS		(PAGE / sizeof(uint64_t))
+#include "pattern.h"
+
 #define BATCH_PAGES	256UL
 
-static void fill(uint64_t *page, uint64_t index)
+static void fill(uint64_t *page, size_t index)
 {
-	uint64_t x = index * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
-	unsigned long i;
+	size_t i;
 
-	for (i = 0; i < WORDS; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		page[i] = x ^ index;
-	}
+	for (i = 0; i < PAGE_WORDS; i++)
+		page[i] = pattern(index, i);
 }
 
 static int do_write(const char *path, unsigned long mib)
 {
-	static uint64_t buf[BATCH_PAGES * WORDS];
+	static uint64_t buf[BATCH_PAGES * PAGE_WORDS];
 	unsigned long pages = mib * (1UL << 20) / PAGE, n = 0, i;
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
@@ -52,7 +48,7 @@ static int do_write(const char *path, unsigned long mib)
 		size_t len = batch * PAGE, done = 0;
 
 		for (i = 0; i < batch; i++)
-			fill(buf + i * WORDS, n + i);
+			fill(buf + i * PAGE_WORDS, n + i);
 		while (done < len) {
 			ssize_t w = write(fd, (char *)buf + done, len - done);
 
@@ -75,8 +71,8 @@ static int do_write(const char *path, unsigned long mib)
 
 static int do_check(const char *path)
 {
-	static uint64_t want[WORDS];
-	static uint64_t buf[BATCH_PAGES * WORDS];
+	static uint64_t want[PAGE_WORDS];
+	static uint64_t buf[BATCH_PAGES * PAGE_WORDS];
 	unsigned long n = 0, bad = 0, first = 0, i;
 	int fd = open(path, O_RDONLY);
 
@@ -106,7 +102,7 @@ static int do_check(const char *path)
 		}
 		for (i = 0; i < got / PAGE; i++, n++) {
 			fill(want, n);
-			if (memcmp(want, buf + i * WORDS, PAGE)) {
+			if (memcmp(want, buf + i * PAGE_WORDS, PAGE)) {
 				if (!bad++)
 					first = n;
 			}
