@@ -71,20 +71,24 @@ if [ -n "$(fig energy_acma_mj 3)" ]; then
 	say "  samples (t ranks-on mW used-bytes oracle-ranks): $out/dram-power-day.dat"
 fi
 if [ -n "$(fig acma_cache 3)" ]; then
-	# vm NAME: "MIB GUEST-S HOST-S GIB/S WHOLE-2M-PERCENT" of a give-back figure: what
-	# the host got back, when the guest was done (a balloon target met) and when the
-	# host saw 90% of it (or gave up waiting), at the rate of the first of the two
+	# vm_rate NAME: GiB/s of a give-back figure: what the host got back, over the
+	# time the guest took to meet the balloon target, or else the time until the
+	# host saw 90% of it (or gave up waiting)
+	vm_rate() {
+		t=$(fig "$1" 6)
+		[ "${t:-0}" -gt 0 ] || t=$(fig "$1" 7)
+		rate "$(fig "$1" 3)" "$t"
+	}
+	# vm NAME: "MIB GUEST-S HOST-S GIB/S WHOLE-2M-PERCENT" of a give-back figure
 	vm() {
-		awk -v b="$(fig "$1" 3)" -v w="$(fig "$1" 5)" -v g="$(fig "$1" 6)" -v h="$(fig "$1" 7)" 'BEGIN {
+		awk -v b="$(fig "$1" 3)" -v w="$(fig "$1" 5)" -v g="$(fig "$1" 6)" -v h="$(fig "$1" 7)" \
+			-v r="$(vm_rate "$1")" 'BEGIN {
 			if (b < 0) b = 0
 			if (w > b) w = b
-			t = g > 0 ? g : h
-			printf "%10d %8s %8.1f %8.3f %9s", b / 1048576,
-				(g > 0 ? sprintf("%.1f", g / 1000) : "-"), h / 1000,
-				(t > 0 ? b / 1073741824 / (t / 1000) : 0),
+			printf "%10d %8s %8.1f %8s %9s", b / 1048576,
+				(g > 0 ? sprintf("%.1f", g / 1000) : "-"), h / 1000, r,
 				(b > 0 ? sprintf("%.0f%%", 100 * w / b) : "-") }'
 	}
-	speed() { awk -v b="$(fig "$1" 3)" -v g="$(fig "$1" 6)" -v h="$(fig "$1" 7)" 'BEGIN { t = g > 0 ? g : h; if (t > 0 && b > 0) print b / t; else print 0 }'; }
 	say
 	say "A VM guest giving 1 GiB back to its host, $BOARD_NAME, accel $accel"
 	say "(host: QEMU's guest RAM no longer resident, from its pagemap; whole 2 MiB: share of it in"
@@ -97,7 +101,7 @@ if [ -n "$(fig acma_cache 3)" ]; then
 	printf '%-40s %s\n' "  free page reporting alone (40 s)" "$(vm fpr_cache)"
 	printf '%-40s %s\n' "  classic balloon inflation" "$(vm classic_cache)"
 	printf '%-40s %s\n' "  acma balloon mode" "$(vm acma_cache)"
-	printf '%-40s %10s\n' "  acma vs classic balloon, GiB/s" "$(ratio "$(speed acma_cache)" "$(speed classic_cache)")"
+	printf '%-40s %10s\n' "  acma vs classic balloon, GiB/s" "$(ratio "$(vm_rate acma_cache)" "$(vm_rate classic_cache)")"
 	printf '%-40s %10s\n' "  query-balloon actual vs acma's count" "$(mib "$(fig acma_actual 3)") / $(mib "$(fig acma_actual 5)") MiB"
 	grep '^# data after\|^# page cache\|^# acma:' "$out/bench.txt" || true
 fi
