@@ -10,6 +10,12 @@
 #include <linux/notifier.h>
 #include <linux/types.h>
 
+/*
+ * The name of the System RAM resources DAMON_ACMA adds back, and a platform
+ * adds for it when the memory is not boot memory (driver-managed memory).
+ */
+#define DAMON_ACMA_RESOURCE_NAME	"System RAM (acma)"
+
 /* Notifier event: damon_acma_given_bytes() changed. */
 #define DAMON_ACMA_GIVEN_CHANGED	1
 

@@ -30,6 +30,7 @@
 #define pr_fmt(fmt) "damon-acma: " fmt
 
 #include <linux/damon.h>
+#include <linux/memblock.h>
 #include <linux/memory.h>
 #include <linux/memory_hotplug.h>
 #include <linux/mm.h>
@@ -624,7 +625,7 @@ static int damon_acma_add_block(int i)
 	}
 	damon_acma_release_memmap(i);
 	err = add_memory_driver_managed(nid, start, acma.block_size,
-			"System RAM (acma)", MHP_NONE);
+			DAMON_ACMA_RESOURCE_NAME, MHP_NONE);
 	if (err) {
 		pr_warn_ratelimited("adding %pa failed: %d\n", &start, err);
 		damon_acma_platform_range_gone(start, acma.block_size);

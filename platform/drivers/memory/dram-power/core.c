@@ -21,6 +21,7 @@
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/memory.h>
+#include <linux/memory_hotplug.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -491,7 +492,7 @@ static void dram_power_domain_release(struct device *dev)
 	/* the domains live as long as the kernel */
 }
 
-static int __init dram_power_add_domains(struct dram_power *dp)
+static int dram_power_add_domains(struct dram_power *dp)
 {
 	int i, err;
 
@@ -518,9 +519,36 @@ static int __init dram_power_add_domains(struct dram_power *dp)
 }
 
 /*
+ * Add the memory of a domain that is on, block by block as DAMON_ACMA
+ * removes and adds it back; memory hotplug's default policy onlines it.
+ */
+static void dram_power_domain_add_memory(struct dram_power_domain *d)
+{
+	unsigned long bs = memory_block_size_bytes();
+	u64 a;
+	int i, err;
+
+	for (i = 0; i < d->desc.nr_ranges; i++) {
+		const struct dram_power_range *r = &d->desc.ranges[i];
+
+		for (a = r->start; a < r->start + r->size; a += bs) {
+			err = add_memory_driver_managed(
+					memory_add_physaddr_to_nid(a), a, bs,
+					DAMON_ACMA_RESOURCE_NAME, MHP_NONE);
+			if (err && err != -EEXIST) {
+				dram_power_error(d, "adding memory", err);
+				return;
+			}
+		}
+	}
+}
+
+/*
  * Firmware's view of each domain, once its interface answers: a domain that
  * is off while none of its memory is present is off for us too; one that is
- * off while memory is present is a firmware fault, and is powered on.
+ * off while memory is present is a firmware fault, and is powered on.  When
+ * the domains' memory is ours to add, every domain is powered on, confirmed,
+ * and its memory added: the machine starts with all of it.
  */
 static void dram_power_sync(struct dram_power *dp)
 {
@@ -538,17 +566,19 @@ static void dram_power_sync(struct dram_power *dp)
 			dram_power_error(d, "reading the state", err);
 			continue;
 		}
-		if (value == 0)
-			continue;
 		dram_power_domain_blocks(d, &present, NULL);
-		if (!present) {
+		if (value != 0 && !present)
 			dram_power_set_state(d, DRAM_POWER_OFF);
-			continue;
+		if (value != 0 && present) {
+			pr_err("domain %u is off in firmware but holds memory\n",
+			       d->desc.id);
+			dram_power_set_state(d, DRAM_POWER_OFF);
+			dram_power_domain_on(dp, d);
 		}
-		pr_err("domain %u is off in firmware but holds memory\n",
-		       d->desc.id);
-		dram_power_set_state(d, DRAM_POWER_OFF);
-		dram_power_domain_on(dp, d);
+		if (!dp->adds_memory || present)
+			continue;
+		if (!dram_power_domain_on(dp, d))
+			dram_power_domain_add_memory(d);
 	}
 	mutex_unlock(&dp->lock);
 }
@@ -564,7 +594,7 @@ static void dram_power_probe_fn(struct work_struct *work)
 	static unsigned int tries;
 	u8 value;
 
-	be = dram_power_acpi_backend();
+	be = dp->adds_memory ? NULL : dram_power_acpi_backend();
 	if (!be)
 		be = dram_power_ipmi_backend(&dp->map);
 	if (be && !be->get(dp->domains[0].desc.id, &value)) {
@@ -583,39 +613,72 @@ static void dram_power_probe_fn(struct work_struct *work)
 			      msecs_to_jiffies(min(tries, 10U) * 200));
 }
 
-static int __init dram_power_init(void)
+/* Memory the driver adds comes in whole memory blocks. */
+static int dram_power_check_blocks(struct dram_power_map *map)
+{
+	unsigned long bs = memory_block_size_bytes();
+	int i, j;
+
+	for (i = 0; i < map->nr_domains; i++) {
+		for (j = 0; j < map->domains[i].nr_ranges; j++) {
+			const struct dram_power_range *r =
+				&map->domains[i].ranges[j];
+
+			if (IS_ALIGNED(r->start | r->size, bs))
+				continue;
+			pr_err("domain %u: range 0x%llx+0x%llx is not in whole memory blocks of 0x%lx\n",
+			       map->domains[i].id, r->start, r->size, bs);
+			dram_power_free_map(map);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * dram_power_register() - Take the domains firmware described.
+ * @map:	The domains; the driver owns it from now on, whatever happens.
+ * @adds_memory: The domains' memory is not boot memory: the driver adds it
+ *		itself once each domain is confirmed on (devicetree boards).
+ *
+ * Sets up the state machines and sysfs, gives DAMON_ACMA its platform hooks
+ * and looks for the firmware interface.  There is one set of domains in a
+ * machine.
+ *
+ * Return: 0, -EBUSY when domains are registered already, or another error.
+ */
+int dram_power_register(struct dram_power_map *map, bool adds_memory)
 {
 	struct dram_power *dp = &dram_power;
-	struct acpi_table_header *table;
-	char why[160];
-	acpi_status status;
 	int off, err;
 
-	if (acpi_disabled)
-		return 0;
-	status = acpi_get_table(ACPI_SIG_MPST, 0, &table);
-	if (ACPI_FAILURE(status))
-		return 0;
-	err = dram_power_parse_mpst(table, table->length, &dp->map, why,
-				    sizeof(why));
-	acpi_put_table(table);
-	if (err == -EINVAL)
-		pr_err("MPST refused: %s\n", why);
-	if (err)
-		return err;
-	off = dram_power_off_value(&dp->map);
+	if (dp->domains) {
+		dram_power_free_map(map);
+		return -EBUSY;
+	}
+	off = dram_power_off_value(map);
 	if (off < 0) {
-		pr_info("MPST has no state but on: nothing to switch\n");
-		dram_power_free_map(&dp->map);
+		pr_info("firmware has no state but on: nothing to switch\n");
+		dram_power_free_map(map);
 		return 0;
 	}
+	if (adds_memory) {
+		err = dram_power_check_blocks(map);
+		if (err)
+			return err;
+	}
+	dp->map = *map;
 	dp->off_value = off;
+	dp->adds_memory = adds_memory;
 	dp->domains = kcalloc(dp->map.nr_domains, sizeof(*dp->domains),
 			      GFP_KERNEL);
-	if (!dp->domains)
+	if (!dp->domains) {
+		dram_power_free_map(&dp->map);
 		return -ENOMEM;
+	}
 	err = dram_power_add_domains(dp);
 	if (err) {
+		/* the devices hold the domains: they stay, unswitched */
 		pr_err("sysfs: %d\n", err);
 		return err;
 	}
@@ -625,4 +688,30 @@ static int __init dram_power_init(void)
 	schedule_delayed_work(&dram_power_probe_work, 0);
 	return 0;
 }
-late_initcall(dram_power_init);
+
+#ifdef CONFIG_ACPI
+/* An ACPI machine's domains: its MPST, the memory there from boot. */
+static int __init dram_power_acpi_init(void)
+{
+	struct dram_power_map map;
+	struct acpi_table_header *table;
+	acpi_status status;
+	char why[160];
+	int err;
+
+	if (acpi_disabled)
+		return 0;
+	status = acpi_get_table(ACPI_SIG_MPST, 0, &table);
+	if (ACPI_FAILURE(status))
+		return 0;
+	err = dram_power_parse_mpst(table, table->length, &map, why,
+				    sizeof(why));
+	acpi_put_table(table);
+	if (err == -EINVAL)
+		pr_err("MPST refused: %s\n", why);
+	if (err)
+		return err;
+	return dram_power_register(&map, false);
+}
+late_initcall(dram_power_acpi_init);
+#endif

@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the DRAM power domains: the MPST parser with good and
- * broken tables, and the domain state machine with a firmware back end that
- * fails on demand.  The domains tested have their ranges far above any
- * memory, so they hold no memory blocks.
+ * KUnit tests of the DRAM power domains: the MPST and devicetree parsers
+ * with good and broken descriptions (the devicetree node as software nodes,
+ * read through the same fwnode API), and the domain state machine with a
+ * firmware back end that fails on demand.  The domains tested have their
+ * ranges far above any memory, so they hold no memory blocks.
  */
 
 #include <kunit/test.h>
 #include <linux/acpi.h>
+#include <linux/property.h>
 #include <linux/string.h>
 
 #include "dram-power.h"
+
+#define HIGH	0x700000000000ULL	/* far above any memory */
+#define SZ	0x20000000ULL
+
+#ifdef CONFIG_ACPI
 
 /* A table under construction. */
 struct mpst_buf {
@@ -78,9 +85,6 @@ static struct mpst_buf *mpst_new(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	return t;
 }
-
-#define HIGH	0x700000000000ULL	/* far above any memory */
-#define SZ	0x20000000ULL
 
 static void mpst_good(struct mpst_buf *t)
 {
@@ -222,6 +226,181 @@ static void mpst_test_bad_counts(struct kunit *test)
 	expect_refused(test, t, "no memory power node");
 }
 
+#endif /* CONFIG_ACPI */
+
+/*
+ * The devicetree node, as software nodes: the parent with the power states,
+ * one child a rank.  reg cells of HIGH + n * SZ, size SZ: { 0x7000, n * SZ,
+ * 0, SZ }.
+ */
+
+struct of_states {
+	const char * const *names;
+	const u32 *uw, *us, *kept;
+	int n, n_uw;
+};
+
+struct of_rank {
+	const u32 *reg;
+	int n_reg;
+	int id;		/* -1: no acma,domain */
+};
+
+static const char * const of_on_off[] = { "on", "off" };
+static const u32 of_uw[] = { 1350000, 0 }, of_us[] = { 0, 20000 };
+static const u32 of_kept[] = { 1, 0 };
+static const struct of_states of_good = {
+	of_on_off, of_uw, of_us, of_kept, 2, 2
+};
+
+static const u32 of_reg0[] = { 0x7000, 0, 0, SZ };
+static const u32 of_reg1[] = { 0x7000, SZ, 0, SZ };
+static const struct of_rank of_two_ranks[] = {
+	{ of_reg0, 4, 0 }, { of_reg1, 4, 1 }, { }
+};
+
+/* Parse a node with these power states and ranks (ending with no reg). */
+static int of_parse(struct kunit *test, const struct of_states *st,
+		const struct of_rank *ranks, struct dram_power_map *map,
+		char *why)
+{
+	struct property_entry p[7] = {}, rp[4] = {};
+	struct fwnode_handle *parent, *child[4];
+	int i, n, err;
+
+	p[0] = PROPERTY_ENTRY_U32("#address-cells", 2);
+	p[1] = PROPERTY_ENTRY_U32("#size-cells", 2);
+	p[2] = PROPERTY_ENTRY_STRING_ARRAY_LEN("acma,state-names", st->names,
+					       st->n);
+	p[3] = PROPERTY_ENTRY_U32_ARRAY_LEN("acma,state-power-microwatt",
+					    st->uw, st->n_uw);
+	p[4] = PROPERTY_ENTRY_U32_ARRAY_LEN("acma,state-exit-latency-us",
+					    st->us, st->n);
+	p[5] = PROPERTY_ENTRY_U32_ARRAY_LEN("acma,state-retains-contents",
+					    st->kept, st->n);
+	parent = fwnode_create_software_node(p, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+	for (n = 0; ranks[n].reg; n++) {
+		rp[0] = PROPERTY_ENTRY_U32_ARRAY_LEN("reg", ranks[n].reg,
+						     ranks[n].n_reg);
+		rp[1] = PROPERTY_ENTRY_U32("acma,dimm", 0);
+		rp[2] = PROPERTY_ENTRY_U32("acma,domain", ranks[n].id);
+		if (ranks[n].id < 0)
+			memset(&rp[2], 0, sizeof(rp[2]));
+		child[n] = fwnode_create_software_node(rp, parent);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(child[n]));
+	}
+	err = dram_power_parse_fwnode(parent, map, why, 160);
+	if (err)
+		kunit_info(test, "refused: %s", why);
+	for (i = n - 1; i >= 0; i--)
+		fwnode_remove_software_node(child[i]);
+	fwnode_remove_software_node(parent);
+	return err;
+}
+
+static void of_test_good(struct kunit *test)
+{
+	struct dram_power_map map;
+	char why[160];
+
+	KUNIT_ASSERT_EQ(test, of_parse(test, &of_good, of_two_ranks, &map,
+				       why), 0);
+	KUNIT_EXPECT_EQ(test, map.nr_domains, 2);
+	KUNIT_EXPECT_EQ(test, map.domains[1].id, 1);
+	KUNIT_EXPECT_EQ(test, map.domains[1].component, 0);
+	KUNIT_EXPECT_EQ(test, map.domains[1].nr_ranges, 1);
+	KUNIT_EXPECT_EQ(test, map.domains[1].ranges[0].start, HIGH + SZ);
+	KUNIT_EXPECT_EQ(test, map.domains[1].ranges[0].size, SZ);
+	KUNIT_EXPECT_EQ(test, map.nr_states, 2);
+	KUNIT_EXPECT_EQ(test, map.states[0].power_mw, 1350);
+	KUNIT_EXPECT_TRUE(test, map.states[0].kept);
+	KUNIT_EXPECT_FALSE(test, map.states[1].kept);
+	KUNIT_EXPECT_EQ(test, map.states[1].exit_latency_ns, 20000000ULL);
+	KUNIT_EXPECT_EQ(test, dram_power_off_value(&map), 1);
+	dram_power_free_map(&map);
+}
+
+/* "on" is firmware value 0 wherever it is listed; several ranges a rank. */
+static void of_test_order_and_ranges(struct kunit *test)
+{
+	static const char * const names[] = { "off", "on" };
+	static const u32 uw[] = { 0, 1350000 }, us[] = { 20000, 0 };
+	static const u32 kept[] = { 0, 1 };
+	static const struct of_states off_first = {
+		names, uw, us, kept, 2, 2
+	};
+	static const u32 reg_two[] = { 0x7000, SZ, 0, SZ / 2,
+				       0x7000, 2 * SZ, 0, SZ / 2 };
+	static const struct of_rank ranks[] = {
+		{ of_reg0, 4, 0 }, { reg_two, 8, 1 }, { }
+	};
+	struct dram_power_map map;
+	char why[160];
+
+	KUNIT_ASSERT_EQ(test, of_parse(test, &off_first, of_two_ranks, &map,
+				       why), 0);
+	KUNIT_EXPECT_EQ(test, map.states[0].power_mw, 1350);
+	KUNIT_EXPECT_TRUE(test, map.states[0].kept);
+	KUNIT_EXPECT_EQ(test, map.states[1].exit_latency_ns, 20000000ULL);
+	dram_power_free_map(&map);
+
+	KUNIT_ASSERT_EQ(test, of_parse(test, &of_good, ranks, &map, why), 0);
+	KUNIT_EXPECT_EQ(test, map.domains[1].nr_ranges, 2);
+	KUNIT_EXPECT_EQ(test, map.domains[1].ranges[1].start, HIGH + 2 * SZ);
+	KUNIT_EXPECT_EQ(test, map.domains[1].ranges[1].size, SZ / 2);
+	dram_power_free_map(&map);
+}
+
+static void of_expect_refused(struct kunit *test, const struct of_states *st,
+		const struct of_rank *ranks, const char *reason)
+{
+	struct dram_power_map map;
+	char why[160];
+
+	KUNIT_EXPECT_EQ(test, of_parse(test, st, ranks, &map, why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(why, reason),
+				  "refused for \"%s\", not for \"%s\"", why,
+				  reason);
+	KUNIT_EXPECT_NULL(test, map.domains);
+}
+
+static void of_test_broken(struct kunit *test)
+{
+	static const char * const up_off[] = { "up", "off" };
+	static const u32 three[] = { 1350000, 0, 0 };
+	static const struct of_states no_on = {
+		up_off, of_uw, of_us, of_kept, 2, 2
+	};
+	static const struct of_states short_array = {
+		of_on_off, three, of_us, of_kept, 2, 3
+	};
+	static const u32 reg_short[] = { 0x7000, SZ, 0, SZ, 1 };
+	static const u32 reg_overlap[] = { 0x7000, SZ / 2, 0, SZ };
+	static const struct of_rank odd_reg[] = {
+		{ of_reg0, 4, 0 }, { reg_short, 5, 1 }, { }
+	};
+	static const struct of_rank same_id[] = {
+		{ of_reg0, 4, 0 }, { of_reg1, 4, 0 }, { }
+	};
+	static const struct of_rank no_id[] = {
+		{ of_reg0, 4, 0 }, { of_reg1, 4, -1 }, { }
+	};
+	static const struct of_rank overlap[] = {
+		{ of_reg0, 4, 0 }, { reg_overlap, 4, 1 }, { }
+	};
+	static const struct of_rank none[] = { { } };
+
+	of_expect_refused(test, &no_on, of_two_ranks, "no power state \"on\"");
+	of_expect_refused(test, &short_array, of_two_ranks,
+			  "acma,state-power-microwatt has 3 values");
+	of_expect_refused(test, &of_good, odd_reg, "reg has 5 cells");
+	of_expect_refused(test, &of_good, same_id, "acma,domain 0 is taken");
+	of_expect_refused(test, &of_good, no_id, "no acma,domain");
+	of_expect_refused(test, &of_good, overlap, "overlap");
+	of_expect_refused(test, &of_good, none, "no domain");
+}
+
 /* The state machine, with a back end that fails on demand. */
 
 static int fake_fail_set, fake_fail_get;
@@ -257,13 +436,12 @@ static void dram_power_test_state_machine(struct kunit *test)
 {
 	struct dram_power *dp = kunit_kzalloc(test, sizeof(*dp), GFP_KERNEL);
 	struct dram_power_domain *d;
-	struct mpst_buf *t = mpst_new(test);
 	char why[160];
 
 	KUNIT_ASSERT_NOT_NULL(test, dp);
 	mutex_init(&dp->lock);
-	mpst_good(t);
-	KUNIT_ASSERT_EQ(test, parse(test, t, &dp->map, why), 0);
+	KUNIT_ASSERT_EQ(test, of_parse(test, &of_good, of_two_ranks, &dp->map,
+				       why), 0);
 	dp->domains = kunit_kcalloc(test, 2, sizeof(*d), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, dp->domains);
 	dp->backend = &fake_backend;
@@ -320,12 +498,17 @@ static void dram_power_test_state_machine(struct kunit *test)
 }
 
 static struct kunit_case dram_power_test_cases[] = {
+#ifdef CONFIG_ACPI
 	KUNIT_CASE(mpst_test_good),
 	KUNIT_CASE(mpst_test_interleaved),
 	KUNIT_CASE(mpst_test_short),
 	KUNIT_CASE(mpst_test_zero_length),
 	KUNIT_CASE(mpst_test_overlap),
 	KUNIT_CASE(mpst_test_bad_counts),
+#endif
+	KUNIT_CASE(of_test_good),
+	KUNIT_CASE(of_test_order_and_ranges),
+	KUNIT_CASE(of_test_broken),
 	KUNIT_CASE(dram_power_test_state_machine),
 	{},
 };

@@ -83,10 +83,17 @@ struct dram_power_map {
 	struct dram_power_fw_state states[DRAM_POWER_MAX_STATES];
 };
 
+struct fwnode_handle;
+
 int dram_power_parse_mpst(const void *table, size_t len,
 		struct dram_power_map *map, char *why, size_t why_len);
+int dram_power_parse_fwnode(const struct fwnode_handle *node,
+		struct dram_power_map *map, char *why, size_t why_len);
+int dram_power_check_overlap(const struct dram_power_map *map, char *why,
+		size_t why_len);
 void dram_power_free_map(struct dram_power_map *map);
 int dram_power_off_value(const struct dram_power_map *map);
+int dram_power_register(struct dram_power_map *map, bool adds_memory);
 
 /**
  * struct dram_power_backend - How a domain's firmware state is read and set.
@@ -138,6 +145,8 @@ struct dram_power_domain {
  * @domains:		One per domain of @map.
  * @backend:		How domains are switched; NULL: not known yet.
  * @off_value:		Firmware state value used for "off".
+ * @adds_memory:	The domains' memory is not boot memory: the driver
+ *			adds it once firmware confirmed the domain on.
  * @lock:		Serializes state changes and firmware calls.
  */
 struct dram_power {
@@ -145,6 +154,7 @@ struct dram_power {
 	struct dram_power_domain *domains;
 	const struct dram_power_backend *backend;
 	u8 off_value;
+	bool adds_memory;
 	struct mutex lock;
 };
 

@@ -12,7 +12,6 @@
 #include <linux/acpi.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 
 #include "dram-power.h"
@@ -41,44 +40,6 @@ static struct dram_power_desc *mpst_find(struct dram_power_map *map, u16 id)
 		if (map->domains[i].id == id)
 			return &map->domains[i];
 	return NULL;
-}
-
-static int range_cmp(const void *a, const void *b)
-{
-	const struct dram_power_range *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* No two ranges of any domains may overlap. */
-static int mpst_check_overlap(struct dram_power_map *map, char *why,
-		size_t why_len)
-{
-	struct dram_power_range *all;
-	int i, j, n = 0, err = 0;
-
-	for (i = 0; i < map->nr_domains; i++)
-		n += map->domains[i].nr_ranges;
-	all = kcalloc(n, sizeof(*all), GFP_KERNEL);
-	if (!all)
-		return -ENOMEM;
-	n = 0;
-	for (i = 0; i < map->nr_domains; i++)
-		for (j = 0; j < map->domains[i].nr_ranges; j++)
-			all[n++] = map->domains[i].ranges[j];
-	sort(all, n, sizeof(*all), range_cmp, NULL);
-	for (i = 1; i < n; i++) {
-		if (all[i].start < all[i - 1].start + all[i - 1].size) {
-			scnprintf(why, why_len,
-				  "ranges 0x%llx+0x%llx and 0x%llx+0x%llx overlap",
-				  all[i - 1].start, all[i - 1].size,
-				  all[i].start, all[i].size);
-			err = -EINVAL;
-			break;
-		}
-	}
-	kfree(all);
-	return err;
 }
 
 /**
@@ -250,35 +211,11 @@ int dram_power_parse_mpst(const void *table, size_t len,
 			       "power state 0 (on) does not keep memory");
 		goto fail;
 	}
-	err = mpst_check_overlap(map, why, why_len);
+	err = dram_power_check_overlap(map, why, why_len);
 	if (err)
 		goto fail;
 	return 0;
 fail:
 	dram_power_free_map(map);
 	return err;
-}
-
-void dram_power_free_map(struct dram_power_map *map)
-{
-	kfree(map->domains);
-	map->domains = NULL;
-	map->nr_domains = 0;
-}
-
-/**
- * dram_power_off_value() - The firmware state used for "off".
- * @map:	The domains.
- *
- * Return: the deepest state, preferring one that loses contents (it saves
- * the most), or -ENOENT when there is only "on".
- */
-int dram_power_off_value(const struct dram_power_map *map)
-{
-	int v;
-
-	for (v = map->nr_states - 1; v > 0; v--)
-		if (!map->states[v].kept)
-			return v;
-	return map->nr_states > 1 ? map->nr_states - 1 : -ENOENT;
 }
