@@ -74,10 +74,11 @@ BOARDGEN_LIB_SRCS := $(filter-out scripts/boardgen/boardgen.c,$(BOARDGEN_SRCS))
 UNIT_TESTS := $(patsubst tests/unit/test_%.c,$(O)/host/test-%,$(wildcard tests/unit/test_*.c))
 
 # What the board needs built besides its kernel and initramfs, as `boardgen needs` lists
-# it (mpst, ssdt: its ACPI tables; bmc: the BMC plugin): boardgen writes it into
-# $(B)/board.mk, which make includes, remakes when the board file or boardgen changed
-# (or the board file given is another one) and then restarts with. So board.hw is
-# parsed by boardgen only, and a broken board file stops make before anything else.
+# it (mpst, ssdt: its ACPI tables; uboot-env, dtb: its devicetree; bmc: the BMC plugin):
+# boardgen writes it into $(B)/board.mk, which make includes, remakes when the board file
+# or boardgen changed (or the board file given is another one) and then restarts with.
+# So board.hw is parsed by boardgen only, and a broken board file stops make before
+# anything else.
 ifdef need-config
 ifneq ($(BOARD),)
 include $(B)/board.mk
@@ -93,6 +94,14 @@ endif
 # into $(B), iasl compiles it; any iasl error, warning or remark fails the build.
 ACPI_TABLES := $(patsubst %,$(B)/%.aml,$(filter mpst ssdt,$(BOARD_NEEDS)))
 ACPI_ARGS := $(foreach t,$(ACPI_TABLES),--acpitable $(t))
+
+# The devicetree of boards booted through U-Boot (arm64 with ranks): U-Boot's environment,
+# whose bootcmd adds the DRAM power node, and the same node as a devicetree that dtc
+# compiles (any warning fails the build) and dt-schema checks against its binding.
+UBOOT_ENV := $(if $(filter uboot-env,$(BOARD_NEEDS)),$(B)/uboot-env.txt)
+DTB := $(if $(filter dtb,$(BOARD_NEEDS)),$(B)/dram-power.dtb)
+DT_BINDINGS := platform/Documentation/devicetree/bindings
+DT_BINDING := $(DT_BINDINGS)/memory-controllers/acma,dram-power.yaml
 
 # The BMC's firmware: acma's plugin for OpenIPMI's ipmi_sim (firmware-glue/bmc).
 BMC_PLUGIN := $(O)/host/acma-bmc.so
@@ -115,9 +124,10 @@ INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards \
-	board-check acpi run test bench plot kernel-patches clean distclean FORCE
+	board-check acpi dt dt-check run test bench plot kernel-patches clean distclean FORCE
 
-all: kernel initramfs $(if $(and $(BMC_SRCS),$(filter bmc,$(BOARD_NEEDS))),$(BMC_PLUGIN)) $(ACPI_TABLES)
+all: kernel initramfs $(if $(and $(BMC_SRCS),$(filter bmc,$(BOARD_NEEDS))),$(BMC_PLUGIN)) $(ACPI_TABLES) \
+	$(UBOOT_ENV) $(DTB:=.checked)
 
 help:
 	@echo 'acma: DRAM power and memory auto-scaling'
@@ -141,6 +151,9 @@ help:
 	@echo '  initramfs            guest user space: busybox, tests and tools'
 	@echo '  board-check          validate the selected board file'
 	@echo '  acpi                 the board'"'"'s ACPI tables, build/<board>/{mpst,ssdt}.aml (x86, not VM boards)'
+	@echo '  dt                   U-Boot'"'"'s environment and the DRAM power node, build/<board>/uboot-env.txt'
+	@echo '                       and dram-power.{dts,dtb} (arm64 boards)'
+	@echo '  dt-check             check the node and its binding with dt-schema (dt-validate)'
 	@echo '  kernel-patches       export the kernel change as a git format-patch series'
 	@echo '  clean / distclean    remove build output (distclean: kernel trees and .config too)'
 	@echo
@@ -177,7 +190,7 @@ $(BOARDGEN): $(BOARDGEN_SRCS) $(BOARDGEN_HDRS)
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $(BOARDGEN_SRCS)
 
-$(O)/host/test-%: tests/unit/test_%.c tests/unit/tap.h $(BOARDGEN_LIB_SRCS) $(BOARDGEN_HDRS)
+$(O)/host/test-%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(BOARDGEN_LIB_SRCS) $(BOARDGEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -Iscripts/boardgen -o $@ $< $(BOARDGEN_LIB_SRCS)
@@ -213,6 +226,30 @@ $(ACPI_TABLES): %.aml: %.asl | deps-ensure
 
 acpi: board-check $(ACPI_TABLES)
 
+$(UBOOT_ENV): $(BOARD_FILE) $(BOARDGEN)
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)
+	@$(BOARDGEN) uboot-env $(BOARD_FILE) > $@.tmp && mv $@.tmp $@
+
+$(DTB:.dtb=.dts): $(BOARD_FILE) $(BOARDGEN)
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)
+	@$(BOARDGEN) dts $(BOARD_FILE) > $@.tmp && mv $@.tmp $@
+
+$(DTB): %.dtb: %.dts | deps-ensure
+	$(call quiet,DTC,$@)
+	@rm -f $@; if ! dtc -I dts -O dtb -o $@.tmp $< 2> $*.dtc.log || [ -s $*.dtc.log ]; then \
+		cat $*.dtc.log >&2; rm -f $@.tmp; echo "error: dtc: $< must compile cleanly" >&2; exit 1; fi; \
+		mv $@.tmp $@
+
+# Made only when the check ran and passed: without dt-schema or the binding it says so.
+$(DTB:=.checked): %.checked: % $(wildcard $(DT_BINDINGS)/*/*.yaml) scripts/dt-check.sh | deps-ensure
+	@scripts/dt-check.sh $(DT_BINDINGS) $(call shquote,$(DT_BINDING)) $<
+
+dt: board-check $(UBOOT_ENV) $(DTB)
+
+dt-check: board-check $(DTB:=.checked)
+
 kernel: board-check | deps-ensure
 	@scripts/kernel.sh $(ARCH) $(KTREE) $(KFRAGMENTS)
 
@@ -227,7 +264,8 @@ $(B)/bin/%: tests/e2e/helpers/%.c $(wildcard tests/e2e/helpers/*.h) | deps-ensur
 	$(call quiet,GUESTCC,$@)
 	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -o $@ $<
 
-$(INITRAMFS): $(GUEST_BINS) $(GUEST_FILES) $(BOARD_FILE) $(BOARDGEN) scripts/initramfs.sh $(KCONFIG_CONFIG)
+$(INITRAMFS): $(GUEST_BINS) $(GUEST_FILES) $(BOARD_FILE) $(BOARDGEN) scripts/initramfs.sh \
+		scripts/busybox-arch.sh $(KCONFIG_CONFIG)
 	$(call quiet,INITRAMFS,$@)
 	@scripts/initramfs.sh $(BOARD_FILE) $(BOARDGEN) $(B)/bin $@
 
@@ -240,7 +278,8 @@ run: all
 # make test also runs the DRAM power tests on the boards that take the other firmware
 # paths, as BOARD:GLOB[,GLOB...] (each configured in build/BOARD/.config); not when
 # TESTS= picks tests, nor with TEST_BOARDS= .
-TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85* qemu-x86_64-vm:9*
+TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85* qemu-x86_64-vm:9* \
+	qemu-arm64:*
 TEST_ALSO := $(if $(TESTS),,$(filter-out $(BOARD):%,$(TEST_BOARDS)))
 
 test-boards:

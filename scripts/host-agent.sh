@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The host side of the guest's request channel (the guest's /dev/ttyS2): what a
-# guest test cannot do from inside, the host does for it, one request a line,
-# one answer a line ("ok ..." or "err ...").
+# The host side of the guest's request channel (the guest's $ACMA_REQUEST_TTY:
+# /dev/ttyS2 on q35, /dev/hvc1 on virt): what a guest test cannot do from inside, the
+# host does for it, one request a line, one answer a line ("ok ..." or "err ...").
 #
 #   readd-dimm ADDR   device_add again the board's pc-dimm that maps guest
 #                     physical ADDR (after the guest ejected it)

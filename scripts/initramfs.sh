@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the guest's initramfs: busybox-static, the guest scripts (scripts/guest), the
-# end-to-end tests (tests/e2e/guest), the benchmarks (tests/bench/guest), the static
-# helper programs and the board's rank table, facts and power states generated from the
-# board file.
+# Build the guest's initramfs: busybox-static for the board's architecture
+# (scripts/busybox-arch.sh), the guest scripts (scripts/guest), the end-to-end tests
+# (tests/e2e/guest), the benchmarks (tests/bench/guest), the static helper programs and
+# the board's rank table, facts and power states generated from the board file.
 #
 #   initramfs.sh BOARD-FILE BOARDGEN BINDIR OUTPUT
 set -eu
@@ -18,8 +18,13 @@ mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin "$root"/etc/a
 	"$root"/proc "$root"/sys "$root"/dev "$root"/tmp "$root"/usr/share/acma/tests \
 	"$root"/usr/share/acma/bench
 
-cp /bin/busybox "$root/bin/busybox"
-for applet in $("$root/bin/busybox" --list-full); do
+eval "$("$boardgen" shell "$board_file")"
+busybox=$("$top/scripts/busybox-arch.sh" "$BOARD_ARCH" | tail -n 1)
+[ -x "$busybox" ] || { echo "initramfs.sh: no busybox for $BOARD_ARCH" >&2; exit 1; }
+cp "$busybox" "$root/bin/busybox"
+# The applets' links. The host's busybox-static lists them: Debian builds it with one
+# configuration for every architecture, and a foreign one does not run here.
+for applet in $(/bin/busybox --list-full); do
 	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
 done
 

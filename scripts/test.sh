@@ -105,15 +105,15 @@ for t in "$top"/tests/build/*.sh; do
 done
 t_unit=$(date +%s)
 
-# e2e OUT BOARD-FILE INITRD PREFIX GLOBS: the end-to-end tests of one board.
+# e2e OUT BOARD-FILE KERNEL INITRD PREFIX GLOBS: the end-to-end tests of one board.
 e2e() {
-	local eout=$1 eboard=$2 einitrd=$3 prefix=$4 tests=$5
+	local eout=$1 eboard=$2 ekernel=$3 einitrd=$4 prefix=$5 tests=$6
 	[ -n "$prefix" ] && runner_init "$eout" "$eboard"
 	CONFIG_GUEST_CMDLINE=$guest_cmdline
 	[ "$tests" != "*" ] && CONFIG_GUEST_CMDLINE="$guest_cmdline acma.tests=$tests"
 	echo "# end-to-end tests: board $BOARD_NAME in QEMU${prefix:+ ($tests)}"
 	bmc_start
-	qemu_start test "$kernel" "$einitrd" -S
+	qemu_start test "$ekernel" "$einitrd" -S
 	export ACMA_OUT=$out ACMA_LAN_PORT=${lan_port:-} ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$eboard
 	export ACMA_SHM_PREFIX=$shm_prefix ACMA_QEMU_PID=$qemu_pid
 	for t in "$top"/tests/e2e/host/*.sh; do
@@ -166,7 +166,7 @@ e2e() {
 
 # the selected board's, kept: the runner's qemu_start sets $initrd for each board
 board_acpi_tables=$acpi_tables board_initrd=$initrd board_firmware=$BOARD_FIRMWARE
-e2e "$outdir" "$board" "$initrd" "" "${TESTS:-*}"
+e2e "$outdir" "$board" "$kernel" "$initrd" "" "${TESTS:-*}"
 for a in "${also[@]}"; do
 	b=${a%%:*}
 	acpi_tables=
@@ -174,7 +174,14 @@ for a in "${also[@]}"; do
 	for t in $needs; do
 		case $t in mpst|ssdt) acpi_tables="$acpi_tables $top/build/$b/$t.aml" ;; esac
 	done
-	e2e "$top/build/$b/test" "$top/boards/$b/board.hw" "$top/build/$b/initramfs.cpio.gz" "$b/" "${a#*:}"
+	# the board's own architecture's kernel (make builds build/ARCH/linux for each)
+	arch=$("$boardgen" shell "$top/boards/$b/board.hw" | sed -n "s/^BOARD_ARCH='\(.*\)'$/\1/p")
+	case $arch in
+	arm64) bkernel=$top/build/arm64/linux/arch/arm64/boot/Image ;;
+	*) bkernel=$top/build/$arch/linux/arch/x86/boot/bzImage ;;
+	esac
+	e2e "$top/build/$b/test" "$top/boards/$b/board.hw" "$bkernel" \
+		"$top/build/$b/initramfs.cpio.gz" "$b/" "${a#*:}"
 done
 
 # make run's demo on the selected board, as a user runs it: it must end with exit 0,

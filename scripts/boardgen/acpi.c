@@ -87,20 +87,6 @@ unsigned int acpi_power_saving(const struct board *b, int state)
 	return ((on - p) * 200 + on) / (2 * on);
 }
 
-int acpi_dimm_index(const struct board *b, int rank)
-{
-	bool seen[BOARD_MAX_DIMMS] = { false };
-	int i, n = 0;
-
-	for (i = 0; b->ranks[i].dimm != b->ranks[rank].dimm; i++) {
-		if (!seen[b->ranks[i].dimm]) {
-			seen[b->ranks[i].dimm] = true;
-			n++;
-		}
-	}
-	return n;
-}
-
 /*
  * The tables only exist for ACPI machines with ranks (not firmware none); the
  * figures must fit their fields.
@@ -224,7 +210,7 @@ int acpi_write_mpst(const struct board *b, const char *source, FILE *out, FILE *
 				dt_hex(out, 1, "Power State", v);
 				dt_hex(out, 1, "InfoIndex", v);
 			}
-			dt_hex(out, 2, "Component Id", acpi_dimm_index(b, i));
+			dt_hex(out, 2, "Component Id", board_dimm_index(b, i));
 		}
 	}
 

@@ -52,18 +52,6 @@ int acpi_mpst_states(const struct board *b, int order[BOARD_MAX_POWER_STATES]);
 unsigned int acpi_power_saving(const struct board *b, int state);
 
 /**
- * acpi_dimm_index() - a rank's DIMM number as the BMC and the MPST give it
- * @b: the board
- * @rank: index into &board.ranks
- *
- * DIMMs are numbered in order of first use by the ranks (rank 0's DIMM is
- * 0), like byte 2 of the BMC's Get Domain Info answer.
- *
- * Return: the DIMM number.
- */
-int acpi_dimm_index(const struct board *b, int rank);
-
-/**
  * acpi_write_mpst() - print the board's MPST as iasl data-table source
  * @b: the board; its arch must be x86_64 and its firmware ipmi or acpi
  * @source: the board file's name, for the header comment

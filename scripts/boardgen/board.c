@@ -484,6 +484,20 @@ unsigned long long board_hotplug_memory(const struct board *b)
 	return add_sat(board_total_rank_memory(b), board_total_vm_memory(b));
 }
 
+int board_dimm_index(const struct board *b, int rank)
+{
+	bool seen[BOARD_MAX_DIMMS] = { false };
+	int i, n = 0;
+
+	for (i = 0; b->ranks[i].dimm != b->ranks[rank].dimm; i++) {
+		if (!seen[b->ranks[i].dimm]) {
+			seen[b->ranks[i].dimm] = true;
+			n++;
+		}
+	}
+	return n;
+}
+
 static unsigned long long round_up_1g(unsigned long long v)
 {
 	return add_sat(v, BOARD_SZ_1G - 1) & ~(BOARD_SZ_1G - 1);

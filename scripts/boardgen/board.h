@@ -245,6 +245,19 @@ int board_nr_slots(const struct board *b);
 unsigned long long board_hotplug_memory(const struct board *b);
 
 /**
+ * board_dimm_index() - a rank's DIMM number as the BMC gives it
+ * @b: the board
+ * @rank: index into &board.ranks
+ *
+ * DIMMs are numbered in order of first use by the ranks (rank 0's DIMM is
+ * 0), like byte 2 of the BMC's Get Domain Info answer; the MPST and the
+ * devicetree number them the same way.
+ *
+ * Return: the DIMM number.
+ */
+int board_dimm_index(const struct board *b, int rank);
+
+/**
  * board_device_memory_base() - start of the hot-pluggable memory area
  * @b: the board (machine and boot_memory must be set)
  *

@@ -13,6 +13,8 @@
  *   states FILE                         power states for the guest's tests
  *   mpst FILE                           the ACPI MPST, iasl data-table source
  *   ssdt FILE                           the ACPI SSDT, ASL
+ *   uboot-env FILE                      U-Boot's environment (mkenvimage text)
+ *   dts FILE                            the DRAM power node as devicetree source
  *   needs FILE                          what the build makes for the board
  *
  * Exit status: 0 on success, 1 if the board file is unreadable or invalid,
@@ -24,6 +26,7 @@
 
 #include "acpi.h"
 #include "board.h"
+#include "dt.h"
 
 #define MB(x)	((x) / BOARD_SZ_1M)
 
@@ -43,7 +46,10 @@ static void usage(void)
 		"  states FILE                       print 'NAME POWER-mW LATENCY-ns kept|lost' per state\n"
 		"  mpst FILE                         print the ACPI MPST (iasl data-table source)\n"
 		"  ssdt FILE                         print the ACPI SSDT (ASL)\n"
-		"  needs FILE                        print what the board needs built: mpst, ssdt, bmc\n",
+		"  uboot-env FILE                    print U-Boot's environment, name=value per line\n"
+		"  dts FILE                          print the DRAM power node as devicetree source\n"
+		"  needs FILE                        print what the board needs built: mpst, ssdt,\n"
+		"                                    uboot-env, dtb, bmc\n",
 		prog);
 }
 
@@ -110,11 +116,6 @@ static int cmd_qemu_args(const struct board *b, const char *shmdir,
 	unsigned long long boot = MB(b->boot_memory);
 	int i, j;
 
-	if (b->machine != BOARD_MACHINE_Q35) {
-		fprintf(stderr, "%s: qemu-args: machine %s is not supported yet\n", prog,
-			board_machine_name(b->machine));
-		return 1;
-	}
 	printf("-m\n%lluM,slots=%d,maxmem=%lluM\n", boot, board_nr_slots(b),
 	       boot + MB(board_hotplug_memory(b)));
 	for (i = 0; i < b->nr_ranks; i++) {
@@ -230,8 +231,10 @@ static int cmd_states(const struct board *b)
 
 /*
  * What the build makes for the board, one word a line: "mpst" and "ssdt"
- * (its ACPI tables, x86_64 boards with ranks) and "bmc" (the BMC plugin,
- * boards with firmware ipmi or acpi). A VM guest (firmware none) needs none.
+ * (its ACPI tables, x86_64 boards with ranks), "uboot-env" and "dtb" (U-Boot's
+ * environment and the DRAM power node compiled for checking, arm64 boards with
+ * ranks) and "bmc" (the BMC plugin, boards with firmware ipmi or acpi). A VM
+ * guest (firmware none) needs none.
  */
 static int cmd_needs(const struct board *b)
 {
@@ -239,6 +242,8 @@ static int cmd_needs(const struct board *b)
 
 	if (ranks && b->arch == BOARD_ARCH_X86_64)
 		printf("mpst\nssdt\n");
+	if (ranks && b->arch == BOARD_ARCH_ARM64)
+		printf("uboot-env\ndtb\n");
 	if (ranks)
 		printf("bmc\n");
 	return 0;
@@ -257,6 +262,8 @@ static const struct command {
 	{ "states", 0 },
 	{ "mpst", 0 },
 	{ "ssdt", 0 },
+	{ "uboot-env", 0 },
+	{ "dts", 0 },
 	{ "needs", 0 },
 };
 
@@ -317,6 +324,10 @@ int main(int argc, char **argv)
 		ret = acpi_write_mpst(&b, file, stdout, stderr) ? 1 : 0;
 	else if (!strcmp(cmd->name, "ssdt"))
 		ret = acpi_write_ssdt(&b, file, stdout, stderr) ? 1 : 0;
+	else if (!strcmp(cmd->name, "uboot-env"))
+		ret = dt_write_uboot_env(&b, file, stdout, stderr) ? 1 : 0;
+	else if (!strcmp(cmd->name, "dts"))
+		ret = dt_write_dts(&b, file, stdout, stderr) ? 1 : 0;
 	else if (!strcmp(cmd->name, "needs"))
 		ret = cmd_needs(&b);
 	else

@@ -1,8 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for guest scripts: the board's rank table and memory-block lookups.
+# Helpers for guest scripts: the board's rank table, memory-block lookups and the
+# guest's lines to the host.
 
 RANKS=/etc/acma/board.ranks
 MEMDIR=/sys/devices/system/memory
+
+# The guest's lines to the host (scripts/lib/runner.sh): the report channel (the demo's
+# summary, the tests' TAP) and the request line to the host's agent, with the line
+# speed to set. Serial ports on q35; virt has one UART, the console, so there they are
+# virtio consoles, which have no line speed.
+case $(sed -n "s/^BOARD_QEMU_MACHINE='\(.*\)'$/\1/p" /etc/acma/board.env) in
+virt) ACMA_REPORT_TTY=/dev/hvc0 ACMA_REQUEST_TTY=/dev/hvc1 ACMA_TTY_SPEED= ;;
+*) ACMA_REPORT_TTY=/dev/ttyS1 ACMA_REQUEST_TTY=/dev/ttyS2 ACMA_TTY_SPEED=115200 ;;
+esac
 
 block_size() { echo $((0x$(cat $MEMDIR/block_size_bytes))); }
 
@@ -18,11 +28,13 @@ blocks_of() {
 block_zone() { cut -d' ' -f1 < $MEMDIR/memory$1/valid_zones 2>/dev/null; }
 block_state() { cat $MEMDIR/memory$1/state 2>/dev/null || echo absent; }
 
-# host_request REQUEST...: ask the host's agent (scripts/host-agent.sh) over
-# /dev/ttyS2; print its answer; fail unless it starts with "ok".
+# host_request REQUEST...: ask the host's agent (scripts/host-agent.sh) over the
+# request line; print its answer; fail unless it starts with "ok".
 host_request() {
-	[ -c /dev/ttyS2 ] || return 1
-	exec 8<> /dev/ttyS2
+	[ -c $ACMA_REQUEST_TTY ] || return 1
+	exec 8<> $ACMA_REQUEST_TTY
+	# raw, each time: a virtio console forgets its settings when it is last closed
+	stty raw -echo -echoe -echok -icrnl -onlcr $ACMA_TTY_SPEED <&8
 	echo "$*" >&8
 	IFS= read -r -t 60 answer <&8 || answer="err no answer from the host"
 	exec 8>&-

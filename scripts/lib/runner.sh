@@ -5,11 +5,13 @@
 # It boots one board: OpenIPMI's ipmi_sim as the BMC (reachable by the guest over KCS
 # through QEMU's ipmi-bmc-extern, and by the host's ipmitool over lanplus), then QEMU
 # with the board's memory laid out by boardgen, each rank backed by its own file under
-# /dev/shm. A VM board (BOARD_FIRMWARE none) has no BMC: its memory is anonymous host
-# RAM, with the balloon boardgen adds; with BOARD_SCRATCH_DISK_MB > 0 it also gets a
-# scratch virtio disk, a sparse file $out/scratch.img. Every process it starts is
-# stopped and every file it made in /dev/shm (and the scratch disk) is removed when the
-# calling script exits, whatever the reason (runner_cleanup).
+# /dev/shm; an arm64 board (machine virt) boots through U-Boot, which adds the board's
+# DRAM power domains to the devicetree (qemu_machine_args). A VM board (BOARD_FIRMWARE
+# none) has no BMC: its memory is anonymous host RAM, with the balloon boardgen adds;
+# with BOARD_SCRATCH_DISK_MB > 0 it also gets a scratch virtio disk, a sparse file
+# $out/scratch.img. Every process it starts is stopped and every file it made in
+# /dev/shm (and the scratch disk) is removed when the calling script exits, whatever
+# the reason (runner_cleanup).
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 boardgen=$top/build/host/boardgen
@@ -173,8 +175,34 @@ qemu_base_args() {
 	printf '%s\n' "$@"
 }
 
+# qemu_binary: the board's QEMU into $qemu: Debian's for x86_64; for arm64 the
+# qemu-system-aarch64 with a PCI KCS (pci-ipmi-kcs) that scripts/qemu-aarch64.sh builds
+# once per machine (Debian's has no IPMI devices).
+qemu_binary() {
+	case $BOARD_ARCH in
+	arm64)
+		qemu=$("$top/scripts/qemu-aarch64.sh" | tail -n 1) && [ -x "$qemu" ] ||
+			die "scripts/qemu-aarch64.sh gave no qemu-system-aarch64"
+		;;
+	*) qemu=qemu-system-$BOARD_ARCH ;;
+	esac
+}
+
+# host_arch: the host's architecture, named as boards name theirs.
+host_arch() {
+	case $(uname -m) in
+	aarch64) echo arm64 ;;
+	*) uname -m ;;
+	esac
+}
+
 # accel_pick KERNEL INITRD: the accelerator to use, tried once per machine for auto.
 accel_pick() {
+	if [ "$BOARD_ARCH" != "$(host_arch)" ]; then
+		accel=tcg
+		step ACCEL "tcg: an $BOARD_ARCH guest on an $(uname -m) host (no KVM probe)"
+		return
+	fi
 	if [ "${CONFIG_ACCEL_TCG:-}" = y ]; then accel=tcg; return; fi
 	if [ "${CONFIG_ACCEL_KVM:-}" = y ]; then accel=kvm; return; fi
 	accel=tcg
@@ -183,11 +211,71 @@ accel_pick() {
 	if [ -f "$cache" ]; then accel=$(cat "$cache"); return; fi
 	step ACCEL "trying a short KVM boot (once per machine; result in build/accel)"
 	probe=$out/kvm-probe.log
-	timeout 20 qemu-system-"$BOARD_ARCH" $(qemu_base_args) -accel kvm -cpu max \
+	timeout 20 "$qemu" $(qemu_base_args) -accel kvm -cpu max \
 		-m 256M -kernel "$1" -initrd "$2" -serial "file:$probe" \
 		-append "console=ttyS0 nokaslr panic=-1 acma.mode=probe" >/dev/null 2>&1 || true
 	if grep -q acma-probe-ok "$probe" 2>/dev/null; then accel=kvm; fi
 	echo $accel > "$cache"
+}
+
+# uboot_env_image ARGS: U-Boot's environment for this run, $out/uboot-env.img: the
+# board's (boardgen uboot-env, the kernel's fixed arguments and the commands that add
+# the DRAM power node) and the run's kernel ARGS as acma_args, which its bootcmd
+# appends. mkenvimage makes the image U-Boot's qemu_arm64 build reads (its
+# CONFIG_ENV_SIZE, 0x40000, at the start of the second flash), padded to the flash's
+# 64 MiB.
+uboot_env_image() {
+	[ -f "$uboot" ] && command -v mkenvimage > /dev/null ||
+		die "U-Boot ($uboot) or mkenvimage is missing: run make deps"
+	{
+		"$boardgen" uboot-env "$board_file" || exit 1
+		printf 'acma_args=%s\n' "$1"
+	} > "$out/uboot-env.txt"
+	mkenvimage -s 0x40000 -o "$out/uboot-env.img" "$out/uboot-env.txt" ||
+		die "mkenvimage failed on $out/uboot-env.txt"
+	truncate -s 64M "$out/uboot-env.img"
+}
+
+# qemu_machine_args ARGS: what the board's machine needs besides its memory (boardgen
+# qemu-args): the CPU, the firmware that loads the kernel with the kernel arguments
+# (ARGS: the run's), the guest's lines to the host and the BMC's system interface.
+#   q35:  -kernel/-initrd/-append; ttyS0 the console (console.log), ttyS1 the report
+#         channel (report.log), ttyS2 the request line to the host's agent; an ISA KCS.
+#   virt: U-Boot (-bios) with its environment in the second flash, which loads -kernel
+#         and -initrd from fw_cfg and adds the devicetree node; one PL011, ttyAMA0, the
+#         console; the report channel and the request line are virtio consoles (hvc0,
+#         hvc1); a PCI KCS.
+qemu_machine_args() {
+	uboot=/usr/lib/u-boot/qemu_arm64/u-boot.bin
+	hostreq="socket,id=hostreq,path=$out/hostreq.sock,server=on,wait=off"
+	case $BOARD_QEMU_MACHINE in
+	virt)
+		uboot_env_image "$1"
+		# cortex-a57: under TCG the same boot time as "max" (~2 s to /init) and less
+		# time in memory-heavy tests (e2e 40 and 85: 64-75 s against 76-91 s)
+		set -- -cpu cortex-a57 -bios "$uboot" \
+			-drive "if=pflash,unit=1,format=raw,file=$out/uboot-env.img" \
+			-kernel "$kernel" -initrd "$initrd" \
+			-serial "file:$out/console.log" \
+			-device virtio-serial-pci \
+			-chardev "file,id=report,path=$out/report.log" \
+			-device virtconsole,chardev=report,nr=0 \
+			-chardev "$hostreq" -device virtconsole,chardev=hostreq,nr=1
+		kcs=pci-ipmi-kcs
+		;;
+	*)
+		set -- -cpu max -kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyS0 nokaslr panic=-1 $1" \
+			-serial "file:$out/console.log" -serial "file:$out/report.log" \
+			-chardev "$hostreq" -serial chardev:hostreq
+		kcs=isa-ipmi-kcs
+		;;
+	esac
+	if board_has_bmc; then
+		set -- "$@" -chardev "socket,id=ipmi0,host=127.0.0.1,port=$kcs_port,reconnect=10" \
+			-device ipmi-bmc-extern,id=bmc0,chardev=ipmi0 -device $kcs,bmc=bmc0
+	fi
+	printf '%s\n' "$@"
 }
 
 # qemu_start MODE KERNEL INITRD [-S]: boot the board; with -S QEMU waits for `cont`.
@@ -197,27 +285,22 @@ qemu_start() {
 	# The test run also runs the kernel's KUnit suites at boot.
 	kunit=
 	[ "$mode" = test ] && kunit=kunit.enable=1
+	qemu_binary
 	accel_pick "$kernel" "$initrd"
 	qmp_sock=$out/qmp.sock
 	mem_args=$("$boardgen" qemu-args "$board_file" /dev/shm "$shm_prefix") || exit 1
-	set -- "$@" $(qemu_base_args) -accel "$accel" -cpu max
+	machine_args=$(qemu_machine_args "acma.mode=$mode $kunit ${CONFIG_GUEST_CMDLINE:-}") ||
+		exit 1
+	set -- "$@" $(qemu_base_args) -accel "$accel"
 	while IFS= read -r a; do set -- "$@" "$a"; done <<-EOF
 	$mem_args
+	$machine_args
 	EOF
 	for t in $acpi_tables; do
 		[ -f "$t" ] || die "ACPI table $t is missing: run make"
 		set -- "$@" -acpitable "file=$t"
 	done
-	set -- "$@" -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 nokaslr panic=-1 acma.mode=$mode $kunit ${CONFIG_GUEST_CMDLINE:-}" \
-		-serial "file:$out/console.log" -serial "file:$out/report.log" \
-		-chardev "socket,id=hostreq,path=$out/hostreq.sock,server=on,wait=off" \
-		-serial chardev:hostreq \
-		-qmp "unix:$qmp_sock,server=on,wait=off"
-	if board_has_bmc; then
-		set -- "$@" -chardev "socket,id=ipmi0,host=127.0.0.1,port=$kcs_port,reconnect=10" \
-			-device ipmi-bmc-extern,id=bmc0,chardev=ipmi0 -device isa-ipmi-kcs,bmc=bmc0
-	fi
+	set -- "$@" -qmp "unix:$qmp_sock,server=on,wait=off"
 	# The scratch disk: sparse, so only what the guest writes takes host space.
 	if [ "${BOARD_SCRATCH_DISK_MB:-0}" -gt 0 ]; then
 		truncate -s "${BOARD_SCRATCH_DISK_MB}M" "$out/scratch.img" ||
@@ -225,9 +308,9 @@ qemu_start() {
 		set -- "$@" -drive "file=$out/scratch.img,if=none,id=scratch0,format=raw,cache=unsafe" \
 			-device virtio-blk-pci,drive=scratch0
 	fi
-	printf '%s\n' "qemu-system-$BOARD_ARCH $*" > "$out/qemu.cmdline"
+	printf '%s\n' "$qemu $*" > "$out/qemu.cmdline"
 	: > "$out/report.log"
-	qemu-system-"$BOARD_ARCH" "$@" > "$out/qemu.log" 2>&1 < /dev/null &
+	"$qemu" "$@" > "$out/qemu.log" 2>&1 < /dev/null &
 	qemu_pid=$!
 	for _ in $(seq 100); do
 		[ -S "$qmp_sock" ] && break
@@ -238,7 +321,8 @@ qemu_start() {
 	host_agent_start
 }
 
-# host_agent_start: serve the guest's requests (/dev/ttyS2) with scripts/host-agent.sh.
+# host_agent_start: serve the guest's requests (its request line: /dev/ttyS2 on q35,
+# /dev/hvc1 on virt) with scripts/host-agent.sh.
 # On a VM board ACMA_LAN_PORT and ACMA_BMC_PID are empty; ACMA_QEMU_PID is QEMU's pid.
 host_agent_start() {
 	ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$board_file ACMA_SHM_PREFIX=$shm_prefix \

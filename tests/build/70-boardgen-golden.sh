@@ -4,8 +4,10 @@
 # file is valid, and for every board shell, needs, qemu-args and backing-files print
 # byte for byte the expected output: the server boards' QEMU arguments do not change
 # by accident, the VM board's pc-dimms backed by host RAM and its virtio-balloon are
-# pinned. Also: a VM board (firmware none) gets no BMC configuration and no ACPI
-# tables, with an error saying why.
+# pinned. A board that needs a devicetree (needs: uboot-env, dtb) also has its U-Boot
+# environment and its DRAM power node pinned (uboot-env, dts). Also: a VM board
+# (firmware none) gets no BMC configuration, no ACPI tables and no devicetree node,
+# and an x86 (q35) board no devicetree node, with an error saying why.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup boardgen
@@ -34,15 +36,20 @@ for dir in "$fixtures"/*/; do
 		"$tool" $c "$hw" /dev/shm acma-test > "$tmp/out" 2> "$tmp/err"
 		golden_check "$b $c" "$dir" $c.txt $?
 	done
+	# these name the board file in their header: given as the build gives it
+	for c in $(sed -n 's/^uboot-env$/uboot-env/p; s/^dtb$/dts/p' "$dir/needs.txt"); do
+		(cd "$top" && "$tool" $c "boards/$b/board.hw") > "$tmp/out" 2> "$tmp/err"
+		golden_check "$b $c" "$dir" $c.txt $?
+	done
 done
 
-# refused LABEL ARGS...: boardgen ARGS exits 1, prints nothing and says 'firmware none'.
+# refused LABEL WHY ARGS...: boardgen ARGS exits 1, prints nothing and says WHY.
 refused() {
-	local what=$1 rc
-	shift
+	local what=$1 why=$2 rc
+	shift 2
 	"$tool" "$@" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
-	if [ $rc = 1 ] && [ ! -s "$tmp/out" ] && grep -q 'firmware none' "$tmp/err"; then
+	if [ $rc = 1 ] && [ ! -s "$tmp/out" ] && grep -q "$why" "$tmp/err"; then
 		echo "ok: $what refused: $(cat "$tmp/err")"
 	else
 		echo "FAIL: $what: exit $rc, stdout $(wc -c < "$tmp/out") bytes, stderr: $(cat "$tmp/err")"
@@ -51,7 +58,12 @@ refused() {
 }
 
 vm=$top/boards/qemu-x86_64-vm/board.hw
-refused "bmc of the VM board" bmc "$vm" /dev/shm acma-test
-refused "mpst of the VM board" mpst "$vm"
-refused "ssdt of the VM board" ssdt "$vm"
+refused "bmc of the VM board" 'firmware none' bmc "$vm" /dev/shm acma-test
+refused "mpst of the VM board" 'firmware none' mpst "$vm"
+refused "ssdt of the VM board" 'firmware none' ssdt "$vm"
+x86=$top/boards/qemu-x86_64/board.hw
+refused "uboot-env of an x86 board" 'q35 machine' uboot-env "$x86"
+refused "dts of an x86 board" 'q35 machine' dts "$x86"
+arm=$top/boards/qemu-arm64/board.hw
+refused "mpst of the arm64 board" 'x86_64 boards only' mpst "$arm"
 exit $failed

@@ -17,6 +17,7 @@
 
 #include "acpi.h"
 #include "board.h"
+#include "gen.h"
 #include "tap.h"
 
 static const char *real_board_path = "boards/qemu-x86_64/board.hw";
@@ -59,54 +60,6 @@ static const char *real_board_path = "boards/qemu-x86_64/board.hw";
 	"power-state sr 300mW 1us kept\n"			\
 	"power-state on 1350mW 0us kept\n"			\
 	"power-state pd 600mW 100ns kept\n"
-
-static bool parse(const char *text, struct board *b)
-{
-	FILE *in = fmemopen((void *)text, strlen(text), "r");
-	int errors;
-
-	if (!in)
-		abort();
-	errors = board_parse(in, "test.hw", b, stderr);
-	fclose(in);
-	return errors == 0;
-}
-
-struct gen {
-	int ret;
-	char *out;
-	char *err;
-};
-
-/* Run an ACPI generator on @b; free the result with gen_free(). */
-static void gen(int (*fn)(const struct board *, const char *, FILE *, FILE *),
-		const struct board *b, struct gen *g)
-{
-	size_t olen = 0, elen = 0;
-	FILE *out = open_memstream(&g->out, &olen);
-	FILE *err = open_memstream(&g->err, &elen);
-
-	if (!out || !err)
-		abort();
-	g->ret = fn(b, "test.hw", out, err);
-	fclose(out);
-	fclose(err);
-}
-
-static void gen_free(struct gen *g)
-{
-	free(g->out);
-	free(g->err);
-}
-
-static int count(const char *haystack, const char *needle)
-{
-	int n = 0;
-
-	for (; (haystack = strstr(haystack, needle)); haystack++)
-		n++;
-	return n;
-}
 
 /*
  * The value of the @nth (0-based) data-table field @name in @text, or -1.
@@ -203,7 +156,7 @@ static bool test_mpst_interleaved(void)
 	/* DIMMs numbered by first use: rank 0's DIMM A is 0, although B is declared first */
 	CHECK(field(g.out, "Component Id", 0) == 0 && field(g.out, "Component Id", 2) == 1,
 	      "components\n");
-	CHECK(acpi_dimm_index(&b, 0) == 0 && acpi_dimm_index(&b, 1) == 1, "dimm index\n");
+	CHECK(board_dimm_index(&b, 0) == 0 && board_dimm_index(&b, 1) == 1, "dimm index\n");
 	gen_free(&g);
 	board_free(&b);
 	return true;

@@ -464,6 +464,24 @@ static bool test_machine_arch_mismatch(void)
 			     NULL);
 }
 
+/* An arm64 virt board: ranks from 2G (RAM at 1G + 1G of boot memory), file:line errors. */
+static bool test_virt_board(void)
+{
+	return expect_errors(fixture(2, "arch arm64", 3, "qemu-machine virt",
+				     13, "rank 0 DIMM0 0x80000000+512M", 14, "rank 1 DIMM0 0xa0000000+512M",
+				     15, "rank 2 DIMM1 0xc0000000+512M", 16, "rank 3 DIMM1 0xe0000000+512M",
+				     0), 0, NULL) &&
+	       expect_errors(fixture(2, "arch arm64", 3, "qemu-machine virt",
+				     13, "rank 0 DIMM0 0x60000000+512M", 14, "rank 1 DIMM0 0xa0000000+512M",
+				     15, "rank 2 DIMM1 0xc0000000+512M", 16, "rank 3 DIMM1 0xe0000000+512M",
+				     0), 1,
+			     "test.hw:13: error: rank 0: range 0x60000000+512M starts below the device-memory base 0x80000000 (virt with boot-memory 1G)",
+			     NULL) &&
+	       expect_errors(fixture(3, "qemu-machine virt", 0), -1,
+			     "test.hw:3: error: qemu-machine virt requires arch arm64, but arch is x86_64 (line 2)",
+			     NULL);
+}
+
 static bool test_folder_name(void)
 {
 	struct result res;
@@ -815,6 +833,7 @@ static const struct tap_test tests[] = {
 	{ "bad power and latency units", test_bad_power_unit },
 	{ "line too long", test_line_too_long },
 	{ "qemu-machine and arch mismatch", test_machine_arch_mismatch },
+	{ "arm64 virt board: ranks from 0x80000000, file:line errors", test_virt_board },
 	{ "board name matches folder", test_folder_name },
 	{ "errors capped at 20", test_many_errors_capped },
 	{ "all errors reported in line order", test_all_errors_reported },
