@@ -20,6 +20,15 @@ KCONFIG_FILES := Kconfig boards/Kconfig $(wildcard boards/*/Kconfig)
 # The configuration file; another one (KCONFIG_CONFIG=.config-x make ...) keeps a
 # second board configured beside the first.
 KCONFIG_CONFIG ?= .config
+# make BOARD=<name> GOAL...: that board, configured in build/<name>/.config (made from
+# its defconfig the first time), leaving ./.config as it is.
+ifeq ($(origin BOARD),command line)
+ifeq ($(wildcard boards/$(BOARD)/defconfig),)
+$(error unknown board '$(BOARD)' (no boards/$(BOARD)/defconfig); run 'make help')
+endif
+KCONFIG_CONFIG := $(O)/$(BOARD)/.config
+CONFIG_BOARD_DEFAULT := $(BOARD)
+endif
 export KCONFIG_CONFIG
 
 unquote = $(patsubst "%",%,$(1))
@@ -39,9 +48,10 @@ ifdef need-config
 -include $(KCONFIG_CONFIG)
 # No configuration yet: use the default board. A changed Kconfig: refresh it.
 $(KCONFIG_CONFIG): $(KCONFIG_FILES) | deps-ensure
-	$(call quiet,CONFIG,$(if $(wildcard $(KCONFIG_CONFIG)),olddefconfig,$(DEFAULT_BOARD)_defconfig (default board)))
+	$(call quiet,CONFIG,$(if $(wildcard $(KCONFIG_CONFIG)),olddefconfig,$(or $(CONFIG_BOARD_DEFAULT),$(DEFAULT_BOARD) (default board))))
+	@mkdir -p $(dir $(KCONFIG_CONFIG))
 	@if [ -f $(KCONFIG_CONFIG) ]; then kconfig-conf --olddefconfig Kconfig >/dev/null; \
-	else kconfig-conf --defconfig=boards/$(DEFAULT_BOARD)/defconfig Kconfig >/dev/null; fi
+	else kconfig-conf --defconfig=boards/$(or $(CONFIG_BOARD_DEFAULT),$(DEFAULT_BOARD))/defconfig Kconfig >/dev/null; fi
 endif
 
 BOARD := $(call unquote,$(CONFIG_SYS_BOARD))
@@ -123,7 +133,7 @@ GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%) $(GUEST_TOOLS:%=$(B)/bin/%)
 INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
-.PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards \
+.PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards bench-boards \
 	board-check acpi dt dt-check run test bench plot kernel-patches clean distclean FORCE
 
 all: kernel initramfs $(if $(and $(BMC_SRCS),$(filter bmc,$(BOARD_NEEDS))),$(BMC_PLUGIN)) $(ACPI_TABLES) \
@@ -137,6 +147,7 @@ help:
 	@echo '  run                  build what is missing, boot the board, show its memory and BMC'
 	@echo '  test                 host unit tests, then end-to-end tests in QEMU'
 	@echo '  bench                benchmarks in QEMU, figures beside their baselines'
+	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board)'
 	@echo '  plot                 a trace of acma-trace as a PNG: memory above, DRAM power below'
 	@echo '                       (CSV=build/<board>/run/trace.csv PNG=build/<board>/run/trace.png)'
 	@echo
@@ -276,25 +287,35 @@ run: all
 		--initrd $(INITRAMFS) --out $(B)/run $(ACPI_ARGS)
 
 # make test also runs the DRAM power tests on the boards that take the other firmware
-# paths, as BOARD:GLOB[,GLOB...] (each configured in build/BOARD/.config); not when
-# TESTS= picks tests, nor with TEST_BOARDS= .
+# paths and the whole suite on the Arm board, as BOARD:GLOB[,GLOB...] (each configured
+# in build/BOARD/.config); not when TESTS= picks tests, nor with TEST_BOARDS= .
 TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85* qemu-x86_64-vm:9* \
 	qemu-arm64:*
 TEST_ALSO := $(if $(TESTS),,$(filter-out $(BOARD):%,$(TEST_BOARDS)))
+# make bench on the Arm board also runs the rank power cycle on the default x86 board,
+# in the same run, for figures side by side; BENCH_BOARDS= does not.
+BENCH_BOARDS ?= $(if $(filter arm64,$(ARCH)),$(DEFAULT_BOARD):50-*)
+BENCH_ALSO := $(filter-out $(BOARD):%,$(BENCH_BOARDS))
+
+# other-boards BOARD:GLOBS...: configure and build each board in build/BOARD/.
+other-boards = for tb in $(1); do b=$${tb%%:*}; mkdir -p $(O)/$$b; \
+		[ -f $(O)/$$b/.config ] || $(MAKE) -s BOARD=$$b KCONFIG_CONFIG=$(O)/$$b/.config $${b}_defconfig \
+			> /dev/null || exit 1; \
+		$(MAKE) -s BOARD=$$b KCONFIG_CONFIG=$(O)/$$b/.config all || exit 1; done
 
 test-boards:
-	@for tb in $(TEST_ALSO); do b=$${tb%%:*}; mkdir -p $(O)/$$b; \
-		[ -f $(O)/$$b/.config ] || $(MAKE) -s KCONFIG_CONFIG=$(O)/$$b/.config $${b}_defconfig \
-			> /dev/null || exit 1; \
-		$(MAKE) -s KCONFIG_CONFIG=$(O)/$$b/.config all || exit 1; done
+	@$(call other-boards,$(TEST_ALSO))
+
+bench-boards:
+	@$(call other-boards,$(BENCH_ALSO))
 
 test: all $(UNIT_TESTS) test-boards
 	@TESTS='$(TESTS)' scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/test $(ACPI_ARGS) $(foreach tb,$(TEST_ALSO),--also '$(tb)')
 
-bench: all
-	@scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
-		--out $(B)/bench $(ACPI_ARGS)
+bench: all bench-boards
+	@BENCHES='$(BENCHES)' scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
+		--out $(B)/bench $(ACPI_ARGS) $(foreach tb,$(BENCH_ALSO),--also '$(tb)')
 
 # The trace acma-trace recorded, drawn by gnuplot; make plot CSV=... PNG=... TITLE=...
 # for another. Not a deps-ensure: drawing is no reason to install behind one's back.

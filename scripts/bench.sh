@@ -6,18 +6,46 @@
 # shown as ratios (this machine is shared and noisy: absolute figures drift).
 #
 #   bench.sh --board FILE --kernel IMAGE --initrd CPIO --out DIR [--acpitable AML]...
+#            [--also BOARD:GLOB[,GLOB...]]...
+#
+# --also then boots another board (built beforehand by make: build/BOARD/) with only
+# the benchmarks matching the globs, and prints its figures beside the board's: the
+# Arm board's rank power cycle beside the x86 board's, for one.
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
-runner_args "$@"
-
-runner_init "$outdir" "$board"
+also=()
+args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--also) also+=("$2"); shift 2 ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+runner_args "${args[@]}"
 t0=$(date +%s)
-bmc_start
-qemu_start bench "$kernel" "$initrd"
-say "  running the guest's benchmarks (report: $out/report.log)..."
-qemu_wait "${CONFIG_RUN_TIMEOUT:-900}" || die "the benchmarks did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
-tr -d '\r' < "$out/report.log" > "$out/bench.txt"
+base_cmdline=${CONFIG_GUEST_CMDLINE:-}
+
+# bench_board OUT BOARD-FILE KERNEL INITRD: boot the board in benchmark mode, wait for
+# it; its report in $out/bench.txt, and the time from starting QEMU until its user space
+# reported (firmware, kernel, init) in $out/boot_ms.
+bench_board() {
+	runner_init "$1" "$2"
+	bmc_start
+	b0=$(date +%s%N)
+	qemu_start bench "$3" "$4"
+	say "  running the guest's benchmarks (report: $out/report.log)..."
+	while [ ! -s "$out/report.log" ] && kill -0 "$qemu_pid" 2>/dev/null; do sleep 0.02; done
+	echo $((($(date +%s%N) - b0) / 1000000)) > "$out/boot_ms"
+	qemu_wait "${CONFIG_RUN_TIMEOUT:-900}" ||
+		die "the benchmarks did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
+	tr -d '\r' < "$out/report.log" > "$out/bench.txt"
+}
+
+# BENCHES=GLOB[,GLOB...] (make bench BENCHES=...) runs only the benchmarks matching
+CONFIG_GUEST_CMDLINE="$base_cmdline ${BENCHES:+acma.bench=$BENCHES}"
+bench_board "$outdir" "$board" "$kernel" "$initrd"
+main_out=$out main_name=$BOARD_NAME main_accel=$accel
 
 # fig NAME FIELD: a field of a "bench NAME VALUE UNIT ..." line (3 = VALUE).
 fig() { awk -v n="$1" -v f="$2" '$1 == "bench" && $2 == n { print $f }' "$out/bench.txt"; }
@@ -105,9 +133,54 @@ if [ -n "$(fig acma_cache 3)" ]; then
 	printf '%-40s %10s\n' "  query-balloon actual vs acma's count" "$(mib "$(fig acma_actual 3)") / $(mib "$(fig acma_actual 5)") MiB"
 	grep '^# data after\|^# page cache\|^# acma:' "$out/bench.txt" || true
 fi
-if grep -v '^bench \|^#\|^sample ' "$out/bench.txt" | grep -q .; then
-	say "The benchmarks reported problems:"
-	grep -v '^bench \|^#\|^sample ' "$out/bench.txt" | sed 's/^/  /'
+if [ -n "$(fig rank_off_ms 3)" ]; then
+	say
+	say "One rank's power cycle through DAMON_ACMA, $BOARD_NAME, accel $accel"
+	printf '%-48s %12s\n' "QEMU start to user space" "$(cat "$out/boot_ms") ms"
+	printf '%-48s %12s\n' "max_mem lowered -> rank off (firmware part)" \
+		"$(fig rank_off_ms 3) ms ($(fig rank_off_ms 5) ms)"
+	printf '%-48s %12s\n' "min_mem raised -> blocks online (firmware part)" \
+		"$(fig rank_on_ms 3) ms ($(fig rank_on_ms 5) ms)"
 fi
+problems() {
+	if grep -v '^bench \|^#\|^sample ' "$out/bench.txt" | grep -q .; then
+		say "The benchmarks reported problems ($BOARD_NAME):"
+		grep -v '^bench \|^#\|^sample ' "$out/bench.txt" | sed 's/^/  /'
+	fi
+}
+problems
+
+# The other boards, side by side with this one: boot to user space and one rank's
+# power cycle through DAMON_ACMA (tests/bench/guest/50-rank-power-cycle).
+for a in "${also[@]}"; do
+	b=${a%%:*}
+	runner_cleanup
+	acpi_tables=
+	for t in $("$boardgen" needs "$top/boards/$b/board.hw"); do
+		case $t in mpst|ssdt) acpi_tables="$acpi_tables $top/build/$b/$t.aml" ;; esac
+	done
+	CONFIG_GUEST_CMDLINE="$base_cmdline acma.bench=${a#*:}"
+	say
+	bench_board "$top/build/$b/bench" "$top/boards/$b/board.hw" \
+		"$(board_kernel "$top/boards/$b/board.hw")" "$top/build/$b/initramfs.cpio.gz"
+	other=$out
+	# col DIR NAME FIELD: a figure of the board whose report is in DIR
+	col() { out=$1; fig "$2" "$3"; }
+	say
+	say "Rank power cycle, $main_name (accel $main_accel) beside $BOARD_NAME (accel $accel)"
+	printf '%-48s %14s %14s %8s\n' "" "$main_name" "$BOARD_NAME" "ratio"
+	row() {	# row LABEL A B
+		printf '%-48s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"
+	}
+	row "QEMU start to user space (ms)" "$(cat "$main_out/boot_ms")" "$(cat "$other/boot_ms")"
+	row "one rank off: max_mem lowered -> rank off (ms)" \
+		"$(col "$main_out" rank_off_ms 3)" "$(col "$other" rank_off_ms 3)"
+	row "  firmware: powering-off (ms)" "$(col "$main_out" rank_off_ms 5)" "$(col "$other" rank_off_ms 5)"
+	row "back on: min_mem raised -> blocks online (ms)" \
+		"$(col "$main_out" rank_on_ms 3)" "$(col "$other" rank_on_ms 3)"
+	row "  firmware: powering-on (ms)" "$(col "$main_out" rank_on_ms 5)" "$(col "$other" rank_on_ms 5)"
+	out=$other
+	problems
+done
 say
-say "Figures: $out/bench.txt; done in $(($(date +%s) - t0)) s"
+say "Figures: $main_out/bench.txt; done in $(($(date +%s) - t0)) s"

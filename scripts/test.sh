@@ -174,13 +174,7 @@ for a in "${also[@]}"; do
 	for t in $needs; do
 		case $t in mpst|ssdt) acpi_tables="$acpi_tables $top/build/$b/$t.aml" ;; esac
 	done
-	# the board's own architecture's kernel (make builds build/ARCH/linux for each)
-	arch=$("$boardgen" shell "$top/boards/$b/board.hw" | sed -n "s/^BOARD_ARCH='\(.*\)'$/\1/p")
-	case $arch in
-	arm64) bkernel=$top/build/arm64/linux/arch/arm64/boot/Image ;;
-	*) bkernel=$top/build/$arch/linux/arch/x86/boot/bzImage ;;
-	esac
-	e2e "$top/build/$b/test" "$top/boards/$b/board.hw" "$bkernel" \
+	e2e "$top/build/$b/test" "$top/boards/$b/board.hw" "$(board_kernel "$top/boards/$b/board.hw")" \
 		"$top/build/$b/initramfs.cpio.gz" "$b/" "${a#*:}"
 done
 
