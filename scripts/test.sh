@@ -164,8 +164,8 @@ e2e() {
 	fi
 }
 
-# the selected board's, kept: the runner's qemu_start sets $initrd for each board
-board_acpi_tables=$acpi_tables board_initrd=$initrd board_firmware=$BOARD_FIRMWARE
+# the selected board's, kept: the runner's qemu_start sets $kernel and $initrd for each
+board_acpi_tables=$acpi_tables main_kernel=$kernel board_initrd=$initrd board_firmware=$BOARD_FIRMWARE
 e2e "$outdir" "$board" "$kernel" "$initrd" "" "${TESTS:-*}"
 for a in "${also[@]}"; do
 	b=${a%%:*}
@@ -187,7 +187,7 @@ if [ -z "${TESTS:-}" ]; then
 	demo_args=()
 	for t in $board_acpi_tables; do demo_args+=(--acpitable "$t"); done
 	set +e
-	"$top/scripts/run-board.sh" --mode demo --board "$board" --kernel "$kernel" \
+	"$top/scripts/run-board.sh" --mode demo --board "$board" --kernel "$main_kernel" \
 		--initrd "$board_initrd" --out "$outdir-demo" "${demo_args[@]}" > "$outdir.demo.out" 2>&1
 	rc=$?
 	set -e
