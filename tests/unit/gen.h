@@ -14,6 +14,23 @@
 
 #include "board.h"
 
+static const char *real_board_path = "boards/qemu-x86_64/board.hw";
+
+/* A board's global lines, and the two power states every board has. */
+#define BOARD_HEAD(arch, machine, firmware, interleave)		\
+	"board test\n"						\
+	"arch " arch "\n"					\
+	"qemu-machine " machine "\n"				\
+	"cpus 1\n"						\
+	"boot-memory 1G\n"					\
+	"memory-block 128M\n"					\
+	"firmware " firmware "\n"				\
+	"interleave " interleave "\n"
+
+#define TWO_STATES						\
+	"power-state on 1350mW 0us kept\n"			\
+	"power-state off 0mW 20ms lost\n"
+
 /* Parse @text as "test.hw"; errors go to stderr. True if it is a valid board. */
 static bool parse(const char *text, struct board *b)
 {

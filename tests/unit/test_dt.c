@@ -22,23 +22,7 @@
 #include "gen.h"
 #include "tap.h"
 
-static const char *real_board_path = "boards/qemu-x86_64/board.hw";
-
 /* ---- fixtures ----------------------------------------------------------- */
-
-#define BOARD_HEAD(arch, machine, firmware, interleave)		\
-	"board test\n"						\
-	"arch " arch "\n"					\
-	"qemu-machine " machine "\n"				\
-	"cpus 1\n"						\
-	"boot-memory 1G\n"					\
-	"memory-block 128M\n"					\
-	"firmware " firmware "\n"				\
-	"interleave " interleave "\n"
-
-#define TWO_STATES						\
-	"power-state on 1350mW 0us kept\n"			\
-	"power-state off 0mW 20ms lost\n"
 
 /* 2 DIMMs x 2 ranks at virt's device-memory base, not interleaved. */
 #define VIRT_RANKS						\
