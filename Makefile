@@ -168,7 +168,7 @@ help:
 	@echo '  kernel-patches       export the kernel change as a git format-patch series'
 	@echo '  clean / distclean    remove build output (distclean: kernel trees and .config too)'
 	@echo
-	@echo 'Boards (default: $(DEFAULT_BOARD)):'
+	@echo 'Boards (default: $(DEFAULT_BOARD); make BOARD=<name> GOAL uses build/<name>/.config):'
 	@for b in $(BOARDS); do \
 		printf '  %-20s %s\n' "$${b}_defconfig" \
 			"$$(sed -n 's/^description[[:space:]]*//p' boards/$$b/board.hw)"; done
