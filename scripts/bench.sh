@@ -14,15 +14,7 @@
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
-also=()
-args=()
-while [ $# -gt 0 ]; do
-	case $1 in
-	--also) also+=("$2"); shift 2 ;;
-	*) args+=("$1"); shift ;;
-	esac
-done
-runner_args "${args[@]}"
+runner_args "$@"
 t0=$(date +%s)
 base_cmdline=${CONFIG_GUEST_CMDLINE:-}
 
@@ -150,6 +142,11 @@ problems() {
 }
 problems
 
+# col DIR NAME FIELD: a figure of the board whose report is in DIR
+col() { out=$1; fig "$2" "$3"; }
+# row LABEL A B: two boards' figures and their ratio
+row() { printf '%-48s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
+
 # The other boards, side by side with this one: boot to user space and one rank's
 # power cycle through DAMON_ACMA (tests/bench/guest/50-rank-power-cycle).
 for a in "${also[@]}"; do
@@ -164,14 +161,9 @@ for a in "${also[@]}"; do
 	bench_board "$top/build/$b/bench" "$top/boards/$b/board.hw" \
 		"$(board_kernel "$top/boards/$b/board.hw")" "$top/build/$b/initramfs.cpio.gz"
 	other=$out
-	# col DIR NAME FIELD: a figure of the board whose report is in DIR
-	col() { out=$1; fig "$2" "$3"; }
 	say
 	say "Rank power cycle, $main_name (accel $main_accel) beside $BOARD_NAME (accel $accel)"
 	printf '%-48s %14s %14s %8s\n' "" "$main_name" "$BOARD_NAME" "ratio"
-	row() {	# row LABEL A B
-		printf '%-48s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"
-	}
 	row "QEMU start to user space (ms)" "$(cat "$main_out/boot_ms")" "$(cat "$other/boot_ms")"
 	row "one rank off: max_mem lowered -> rank off (ms)" \
 		"$(col "$main_out" rank_off_ms 3)" "$(col "$other" rank_off_ms 3)"

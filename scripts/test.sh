@@ -21,15 +21,7 @@
 set -eu
 . "$(dirname "$0")/lib/runner.sh"
 
-also=()
-args=()
-while [ $# -gt 0 ]; do
-	case $1 in
-	--also) also+=("$2"); shift 2 ;;
-	*) args+=("$1"); shift ;;
-	esac
-done
-runner_args "${args[@]}"
+runner_args "$@"
 # TESTS=GLOB[,GLOB...] (make test TESTS='8*') runs only the host and guest end-to-end
 # tests whose file names match; the unit, build and log checks always run.
 guest_cmdline=${CONFIG_GUEST_CMDLINE:-}

@@ -30,10 +30,13 @@ step() { printf '  %-8s %s\n' "$1" "$2"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # runner_args OPTION...: the scripts' common options, into $mode, $board, $kernel,
-# $initrd, $outdir and $acpi_tables.
+# $initrd, $outdir and $acpi_tables; --also BOARD:GLOBS (test.sh, bench.sh: another
+# board to boot after this one) into the array $also.
+also=()
 runner_args() {
 	while [ $# -gt 0 ]; do
 		case $1 in
+		--also) also+=("$2") ;;
 		--mode) mode=$2 ;;
 		--board) board=$2 ;;
 		--kernel) kernel=$2 ;;

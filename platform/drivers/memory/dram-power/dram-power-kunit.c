@@ -17,6 +17,27 @@
 #define HIGH	0x700000000000ULL	/* far above any memory */
 #define SZ	0x20000000ULL
 
+/*
+ * What both parsers make of the good description: two ranks on DIMM 0 at
+ * HIGH and HIGH + SZ, "on" 1350 mW kept, "off" 0 mW lost after 20 ms.
+ */
+static void expect_good_map(struct kunit *test,
+		const struct dram_power_map *map)
+{
+	KUNIT_EXPECT_EQ(test, map->nr_domains, 2);
+	KUNIT_EXPECT_EQ(test, map->domains[1].id, 1);
+	KUNIT_EXPECT_EQ(test, map->domains[1].component, 0);
+	KUNIT_EXPECT_EQ(test, map->domains[1].nr_ranges, 1);
+	KUNIT_EXPECT_EQ(test, map->domains[1].ranges[0].start, HIGH + SZ);
+	KUNIT_EXPECT_EQ(test, map->domains[1].ranges[0].size, SZ);
+	KUNIT_EXPECT_EQ(test, map->nr_states, 2);
+	KUNIT_EXPECT_EQ(test, map->states[0].power_mw, 1350);
+	KUNIT_EXPECT_TRUE(test, map->states[0].kept);
+	KUNIT_EXPECT_FALSE(test, map->states[1].kept);
+	KUNIT_EXPECT_EQ(test, map->states[1].exit_latency_ns, 20000000ULL);
+	KUNIT_EXPECT_EQ(test, dram_power_off_value(map), 1);
+}
+
 #ifdef CONFIG_ACPI
 
 /* A table under construction. */
@@ -112,16 +133,7 @@ static void mpst_test_good(struct kunit *test)
 
 	mpst_good(t);
 	KUNIT_ASSERT_EQ(test, parse(test, t, &map, why), 0);
-	KUNIT_EXPECT_EQ(test, map.nr_domains, 2);
-	KUNIT_EXPECT_EQ(test, map.domains[1].id, 1);
-	KUNIT_EXPECT_EQ(test, map.domains[1].nr_ranges, 1);
-	KUNIT_EXPECT_EQ(test, map.domains[1].ranges[0].start, HIGH + SZ);
-	KUNIT_EXPECT_EQ(test, map.nr_states, 2);
-	KUNIT_EXPECT_EQ(test, map.states[0].power_mw, 1350);
-	KUNIT_EXPECT_TRUE(test, map.states[0].kept);
-	KUNIT_EXPECT_FALSE(test, map.states[1].kept);
-	KUNIT_EXPECT_EQ(test, map.states[1].exit_latency_ns, 20000000ULL);
-	KUNIT_EXPECT_EQ(test, dram_power_off_value(&map), 1);
+	expect_good_map(test, &map);
 	dram_power_free_map(&map);
 }
 
@@ -306,18 +318,7 @@ static void of_test_good(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, of_parse(test, &of_good, of_two_ranks, &map,
 				       why), 0);
-	KUNIT_EXPECT_EQ(test, map.nr_domains, 2);
-	KUNIT_EXPECT_EQ(test, map.domains[1].id, 1);
-	KUNIT_EXPECT_EQ(test, map.domains[1].component, 0);
-	KUNIT_EXPECT_EQ(test, map.domains[1].nr_ranges, 1);
-	KUNIT_EXPECT_EQ(test, map.domains[1].ranges[0].start, HIGH + SZ);
-	KUNIT_EXPECT_EQ(test, map.domains[1].ranges[0].size, SZ);
-	KUNIT_EXPECT_EQ(test, map.nr_states, 2);
-	KUNIT_EXPECT_EQ(test, map.states[0].power_mw, 1350);
-	KUNIT_EXPECT_TRUE(test, map.states[0].kept);
-	KUNIT_EXPECT_FALSE(test, map.states[1].kept);
-	KUNIT_EXPECT_EQ(test, map.states[1].exit_latency_ns, 20000000ULL);
-	KUNIT_EXPECT_EQ(test, dram_power_off_value(&map), 1);
+	expect_good_map(test, &map);
 	dram_power_free_map(&map);
 }
 

@@ -89,6 +89,8 @@ int dram_power_parse_mpst(const void *table, size_t len,
 		struct dram_power_map *map, char *why, size_t why_len);
 int dram_power_parse_fwnode(const struct fwnode_handle *node,
 		struct dram_power_map *map, char *why, size_t why_len);
+__printf(3, 4)
+int dram_power_refuse(char *why, size_t why_len, const char *fmt, ...);
 int dram_power_check_overlap(const struct dram_power_map *map, char *why,
 		size_t why_len);
 void dram_power_free_map(struct dram_power_map *map);

@@ -10,6 +10,24 @@
 
 #include "dram-power.h"
 
+/**
+ * dram_power_refuse() - Say why firmware's description is refused.
+ * @why:	Filled with the message.
+ * @why_len:	Size of @why.
+ * @fmt:	printf format of the message: where, then what is wrong.
+ *
+ * Return: -EINVAL, for the parser to return.
+ */
+int dram_power_refuse(char *why, size_t why_len, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(why, why_len, fmt, args);
+	va_end(args);
+	return -EINVAL;
+}
+
 static int range_cmp(const void *a, const void *b)
 {
 	const struct dram_power_range *x = a, *y = b;
@@ -43,11 +61,10 @@ int dram_power_check_overlap(const struct dram_power_map *map, char *why,
 	sort(all, n, sizeof(*all), range_cmp, NULL);
 	for (i = 1; i < n; i++) {
 		if (all[i].start < all[i - 1].start + all[i - 1].size) {
-			scnprintf(why, why_len,
-				  "ranges 0x%llx+0x%llx and 0x%llx+0x%llx overlap",
-				  all[i - 1].start, all[i - 1].size,
-				  all[i].start, all[i].size);
-			err = -EINVAL;
+			err = dram_power_refuse(why, why_len,
+				"ranges 0x%llx+0x%llx and 0x%llx+0x%llx overlap",
+				all[i - 1].start, all[i - 1].size,
+				all[i].start, all[i].size);
 			break;
 		}
 	}

@@ -19,18 +19,10 @@
 #define MPST_FIXED_SIZE	sizeof(struct acpi_table_mpst)
 #define MPST_NODE_SIZE	sizeof(struct acpi_mpst_power_node)
 
-static int mpst_bad(char *why, size_t why_len, size_t off, const char *fmt,
-		...)
-{
-	va_list args;
-	int n;
-
-	n = scnprintf(why, why_len, "offset %zu: ", off);
-	va_start(args, fmt);
-	vscnprintf(why + n, why_len - n, fmt, args);
-	va_end(args);
-	return -EINVAL;
-}
+/* A refusal: the offset in the table, then what is wrong there. */
+#define mpst_bad(why, why_len, off, fmt, ...) \
+	dram_power_refuse(why, why_len, "offset %zu: " fmt, (size_t)(off), \
+			  ##__VA_ARGS__)
 
 static struct dram_power_desc *mpst_find(struct dram_power_map *map, u16 id)
 {

@@ -28,18 +28,9 @@
 /* A domain's "reg": at most this many (address, size) pairs of two cells. */
 #define DP_OF_MAX_CELLS	(DRAM_POWER_MAX_RANGES * 4)
 
-static int dp_of_bad(char *why, size_t why_len,
-		const struct fwnode_handle *node, const char *fmt, ...)
-{
-	va_list args;
-	int n;
-
-	n = scnprintf(why, why_len, "%pfw: ", node);
-	va_start(args, fmt);
-	vscnprintf(why + n, why_len - n, fmt, args);
-	va_end(args);
-	return -EINVAL;
-}
+/* A refusal: the node's path, then what is wrong there. */
+#define dp_of_bad(why, why_len, node, fmt, ...) \
+	dram_power_refuse(why, why_len, "%pfw: " fmt, node, ##__VA_ARGS__)
 
 /* An array property of exactly @n u32s. */
 static int dp_of_read_u32s(const struct fwnode_handle *node, const char *name,
