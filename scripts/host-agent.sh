@@ -14,6 +14,9 @@
 #                     files still hold on the host (0 once the BMC dropped them)
 #   bmc hang|resume   stop the BMC process (SIGSTOP: it answers nothing, as a hung
 #                     BMC) or let it go on (SIGCONT)
+#   bmc late MS       the BMC carries out the next power change at once and
+#                     answers it MS ms later (0: on time after all), through the
+#                     plugin's faults file (firmware-glue/bmc/fault.c)
 #   balloon BYTES     set the virtio-balloon target: the guest's size, as QMP
 #                     'balloon' takes it
 #   query-balloon     "ok ACTUAL-BYTES": the guest's size as the balloon reports it
@@ -25,7 +28,7 @@
 #                     whole 2 MiB-aligned holes (what host huge pages need)
 #
 # Started by the runner with the run's environment (ACMA_QMP, ACMA_BOARD_FILE,
-# ACMA_SHM_PREFIX, ACMA_LAN_PORT, ACMA_BMC_PID, ACMA_QEMU_PID); stdin/stdout are the
+# ACMA_SHM_PREFIX, ACMA_LAN_PORT, ACMA_BMC_PID, ACMA_BMC_FAULTS, ACMA_QEMU_PID); stdin/stdout are the
 # serial line.
 . "$(dirname "$0")/lib/runner.sh"
 qmp_sock=$ACMA_QMP
@@ -92,6 +95,18 @@ while IFS= read -r line; do
 			answer "ok $line"
 		else
 			answer "err no BMC process to signal"
+		fi
+		;;
+	"bmc late "*)
+		ms=${line#bmc late }
+		case $ms in *[!0-9]*|"") answer "err bmc late wants milliseconds"; continue ;; esac
+		if [ -z "${ACMA_BMC_FAULTS:-}" ]; then
+			answer "err no BMC"
+		elif [ "$ms" = 0 ]; then
+			rm -f "$ACMA_BMC_FAULTS" && answer "ok on time"
+		else
+			echo "late-ms $ms" > "$ACMA_BMC_FAULTS.tmp" &&
+				mv "$ACMA_BMC_FAULTS.tmp" "$ACMA_BMC_FAULTS" && answer "ok late $ms"
 		fi
 		;;
 	"rank "*)

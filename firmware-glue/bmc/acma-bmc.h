@@ -119,6 +119,7 @@ struct acma_power_stats {
  * @nr_ranks: number of entries of @ranks
  * @mc: the BMC's management controller (set in post-init)
  * @stats: power statistics for DCMI
+ * @drop_timer: drops the contents of ranks that are off, again and again
  */
 struct acma_bmc {
 	sys_data_t *sys;
@@ -134,6 +135,7 @@ struct acma_bmc {
 	int nr_ranks;
 	lmc_data_t *mc;
 	struct acma_power_stats stats;
+	ipmi_timer_t *drop_timer;
 };
 
 /*
@@ -161,6 +163,11 @@ void acma_log(struct acma_bmc *bmc, int type, const char *fmt, ...)
 uint32_t acma_power_now(const struct acma_bmc *bmc);
 void acma_stats_update(struct acma_bmc *bmc);
 int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel);
+void acma_drop_contents(struct acma_bmc *bmc, int rank, bool log);
+
+/* fault.c */
+unsigned int acma_fault_late_ms(struct acma_bmc *bmc);
+int acma_fault_init(struct acma_bmc *bmc);
 
 /* sensors.c */
 void acma_sensors_init(struct acma_bmc *bmc);

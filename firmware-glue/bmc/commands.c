@@ -166,7 +166,7 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 			  unsigned int *rdata_len, void *cb_data)
 {
 	struct acma_bmc *bmc = cb_data;
-	unsigned int d, s;
+	unsigned int d, s, late_ms;
 	int old;
 
 	(void)mc;
@@ -183,6 +183,13 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	if (acma_set_state(bmc, d, s, msg->channel)) {
 		reply_cc(rdata, rdata_len, IPMI_UNKNOWN_ERR_CC);
 		return;
+	}
+	late_ms = acma_fault_late_ms(bmc);
+	if (late_ms) {
+		struct timespec ts = { late_ms / 1000, late_ms % 1000 * 1000000L };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
 	}
 	rdata[0] = 0;
 	rdata[1] = d;

@@ -90,8 +90,13 @@ void acma_stats_update(struct acma_bmc *bmc)
 		st->max_mw = now_mw;
 }
 
-/* Drop the contents of every backing file of @rank. */
-static void drop_contents(struct acma_bmc *bmc, int rank)
+/**
+ * acma_drop_contents() - drop the contents of every backing file of a rank
+ * @bmc: the plugin
+ * @rank: rank id
+ * @log: log each file dropped (failures are always logged)
+ */
+void acma_drop_contents(struct acma_bmc *bmc, int rank, bool log)
 {
 	const struct acma_rank *rk = &bmc->ranks[rank];
 	int i, fd;
@@ -111,7 +116,7 @@ static void drop_contents(struct acma_bmc *bmc, int rank)
 			acma_log(bmc, OS_ERROR,
 				 "acma: rank %d: cannot drop %s: %s", rank,
 				 rg->path, strerror(errno));
-		else
+		else if (log)
 			acma_log(bmc, INFO,
 				 "acma: rank %d: dropped %s (0x%llx+0x%llx)", rank,
 				 rg->path, (unsigned long long)rg->base,
@@ -170,7 +175,7 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
 		return err;
 	}
 	if (bmc->states[old].kept && !bmc->states[state].kept)
-		drop_contents(bmc, rank);
+		acma_drop_contents(bmc, rank, true);
 	if (state == bmc->on_state)
 		wait_exit_latency(rk, old);
 	acma_log(bmc, INFO, "acma: rank %d (%s): %s -> %s (channel %d)", rank,

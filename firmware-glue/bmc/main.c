@@ -103,6 +103,7 @@ void ipmi_sim_module_post_init(sys_data_t *sys)
 		return;
 	}
 	acma_sensors_init(bmc);
+	acma_fault_init(bmc);
 }
 
 /**

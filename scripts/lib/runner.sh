@@ -338,6 +338,7 @@ qemu_start() {
 host_agent_start() {
 	ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$board_file ACMA_SHM_PREFIX=$shm_prefix \
 		ACMA_LAN_PORT=${lan_port:-} ACMA_BMC_PID=${bmc_pid:-} ACMA_QEMU_PID=$qemu_pid \
+		ACMA_BMC_FAULTS=${bmc_pid:+$out/bmc/state/faults} \
 		socat "UNIX-CONNECT:$out/hostreq.sock" \
 		EXEC:"$top/scripts/host-agent.sh" > "$out/host-agent.log" 2>&1 < /dev/null &
 	agent_pid=$!
