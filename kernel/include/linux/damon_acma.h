@@ -20,21 +20,27 @@
 #define DAMON_ACMA_GIVEN_CHANGED	1
 
 /**
- * struct damon_acma_platform_ops - Platform hooks of DAMON_ACMA.
- * @range_wanted:	Make [@start, @start + @size) usable before DAMON_ACMA
- *			adds it: for example power its DRAM on and confirm it.
- *			Return 0 when the range may be added, or a negative
- *			error code to refuse the add.
- * @range_gone:		[@start, @start + @size) was removed from the system;
- *			for example power off the DRAM that holds no memory
- *			any more.
+ * struct damon_acma_platform_ops - The owner of the memory DAMON_ACMA scales.
+ * @add_range:		Make [@start, @start + @size) usable and add it on node
+ *			@nid with add_memory_driver_managed() and
+ *			%DAMON_ACMA_RESOURCE_NAME: for example power its DRAM
+ *			on, read the state back, then add the memory.  Return
+ *			0 when the range was added, or a negative error code.
+ * @remove_range:	Offline and remove [@start, @start + @size) with
+ *			offline_and_remove_memory(), then for example power
+ *			off the DRAM that holds no memory any more.  Return 0
+ *			when the range was removed, or a negative error code
+ *			(the range is then still in the system).
  *
- * Both are called from process context and may sleep.  Without a
- * registered platform, ranges are added and removed with nothing else done.
+ * Both are called from process context and may sleep.  The platform runs
+ * each sequence under its own lock, so that nothing it does on its own (a
+ * power-off retried later, for example) can come between a range's power and
+ * its memory.  Without a registered platform, ranges are added and removed
+ * with nothing else done.
  */
 struct damon_acma_platform_ops {
-	int (*range_wanted)(phys_addr_t start, unsigned long size);
-	void (*range_gone)(phys_addr_t start, unsigned long size);
+	int (*add_range)(int nid, phys_addr_t start, unsigned long size);
+	int (*remove_range)(phys_addr_t start, unsigned long size);
 };
 
 #ifdef CONFIG_DAMON_ACMA

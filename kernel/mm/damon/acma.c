@@ -29,6 +29,7 @@
 
 #define pr_fmt(fmt) "damon-acma: " fmt
 
+#include <linux/ctype.h>
 #include <linux/damon.h>
 #include <linux/memblock.h>
 #include <linux/memory.h>
@@ -307,25 +308,33 @@ int damon_acma_register_platform(const struct damon_acma_platform_ops *ops)
 }
 EXPORT_SYMBOL_GPL(damon_acma_register_platform);
 
-static int damon_acma_platform_range_wanted(phys_addr_t start,
+/* Add a range, through the platform when it owns the memory's power. */
+static int damon_acma_platform_add(int nid, phys_addr_t start,
 		unsigned long size)
 {
-	int err = 0;
+	int err;
 
 	mutex_lock(&damon_acma_platform_lock);
-	if (damon_acma_platform && damon_acma_platform->range_wanted)
-		err = damon_acma_platform->range_wanted(start, size);
+	if (damon_acma_platform)
+		err = damon_acma_platform->add_range(nid, start, size);
+	else
+		err = add_memory_driver_managed(nid, start, size,
+				DAMON_ACMA_RESOURCE_NAME, MHP_NONE);
 	mutex_unlock(&damon_acma_platform_lock);
 	return err;
 }
 
-static void damon_acma_platform_range_gone(phys_addr_t start,
-		unsigned long size)
+static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
 {
+	int err;
+
 	mutex_lock(&damon_acma_platform_lock);
-	if (damon_acma_platform && damon_acma_platform->range_gone)
-		damon_acma_platform->range_gone(start, size);
+	if (damon_acma_platform)
+		err = damon_acma_platform->remove_range(start, size);
+	else
+		err = offline_and_remove_memory(start, size);
 	mutex_unlock(&damon_acma_platform_lock);
+	return err;
 }
 
 /*
@@ -602,12 +611,11 @@ static int damon_acma_remove_block(int i)
 	phys_addr_t start = acma.block_start[i];
 	int err;
 
-	err = offline_and_remove_memory(start, acma.block_size);
+	err = damon_acma_platform_remove(start, acma.block_size);
 	if (err) {
 		pr_debug("removing %pa failed: %d\n", &start, err);
 		return err;
 	}
-	damon_acma_platform_range_gone(start, acma.block_size);
 	damon_acma_hold_memmap(i);
 	return 0;
 }
@@ -618,17 +626,10 @@ static int damon_acma_add_block(int i)
 	int nid = memory_add_physaddr_to_nid(start);
 	int err;
 
-	err = damon_acma_platform_range_wanted(start, acma.block_size);
-	if (err) {
-		pr_warn_ratelimited("platform refused %pa: %d\n", &start, err);
-		return err;
-	}
 	damon_acma_release_memmap(i);
-	err = add_memory_driver_managed(nid, start, acma.block_size,
-			DAMON_ACMA_RESOURCE_NAME, MHP_NONE);
+	err = damon_acma_platform_add(nid, start, acma.block_size);
 	if (err) {
 		pr_warn_ratelimited("adding %pa failed: %d\n", &start, err);
-		damon_acma_platform_range_gone(start, acma.block_size);
 		damon_acma_hold_memmap(i);
 	}
 	return err;
@@ -1222,26 +1223,65 @@ static int damon_acma_after_aggregation(struct damon_ctx *c)
 	return 0;
 }
 
-/* Give everything back: removed blocks first (they come back empty). */
-static void damon_acma_give_all_back(void)
+/* Blocks removed and not added back (yet): not in the system. */
+static int damon_acma_removed_blocks(void)
 {
-	int i;
+	int i, n = 0;
 
-	flush_work(&acma.resize_work);
 	mutex_lock(&acma.lock);
 	for (i = 0; i < acma.nr_blocks; i++)
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED)
-			acma.blocks[i] = DAMON_ACMA_BLOCK_ADDING;
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED ||
+		    acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING)
+			n++;
 	mutex_unlock(&acma.lock);
-	damon_acma_resize_fn(&acma.resize_work);
+	return n;
+}
+
+/*
+ * Give everything back, with kdamond stopped and scaling off: blocks on
+ * their way out stay, removed blocks come back (empty), then every taken
+ * chunk is freed.  The resize work is the only place blocks are added and
+ * removed; it is queued and waited for, never called here, so that it never
+ * runs twice at once.  With kdamond stopped and scaling off, nothing but
+ * the work itself queues it.
+ *
+ * Return: 0, or -EBUSY when blocks could not be added back (the platform
+ * refused them): they stay removed, and writing ``N`` again retries.
+ */
+static int damon_acma_give_all_back(void)
+{
+	int i, removed = 0;
+
+	while (flush_work(&acma.resize_work))
+		;
+	mutex_lock(&acma.lock);
+	for (i = 0; i < acma.nr_blocks; i++) {
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVING) {
+			acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
+			WRITE_ONCE(acma.online_blocks, acma.online_blocks + 1);
+		} else if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED) {
+			acma.blocks[i] = DAMON_ACMA_BLOCK_ADDING;
+		}
+	}
+	mutex_unlock(&acma.lock);
+	queue_work(system_long_wq, &acma.resize_work);
+	while (flush_work(&acma.resize_work))
+		;
 	for (i = 0; i < acma.nr_blocks; i++)
 		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE)
 			damon_contig_free_range(acma.block_start[i],
 					acma.block_start[i] + acma.block_size,
 					ULONG_MAX);
 	mutex_lock(&acma.lock);
+	for (i = 0; i < acma.nr_blocks; i++)
+		if (acma.blocks[i] != DAMON_ACMA_BLOCK_ONLINE)
+			removed++;
 	damon_acma_update_windows();
 	mutex_unlock(&acma.lock);
+	if (removed)
+		pr_warn("%d blocks could not be added back; write N to enabled again to retry\n",
+			removed);
+	return removed ? -EBUSY : 0;
 }
 
 static int damon_acma_turn(bool on)
@@ -1253,12 +1293,18 @@ static int damon_acma_turn(bool on)
 		mutex_lock(&acma.lock);
 		WRITE_ONCE(acma.scaling, false);
 		mutex_unlock(&acma.lock);
-		err = damon_stop(&acma.ctx, 1);
+		if (damon_is_running(acma.ctx)) {
+			err = damon_stop(&acma.ctx, 1);
+			if (err)
+				return err;
+		}
 		damon_acma_unstash_goals(acma.ctx);
-		damon_acma_give_all_back();
+		err = damon_acma_give_all_back();
 		damon_acma_notify();
 		return err;
 	}
+	/* nothing of the last run may still be under way */
+	cancel_work_sync(&acma.resize_work);
 	err = damon_acma_scan_blocks();
 	if (err)
 		return err;
@@ -1297,7 +1343,8 @@ static int damon_acma_enabled_store(const char *val,
 		enabled = on;
 		return 0;
 	}
-	if (damon_is_running(acma.ctx) == on)
+	if (damon_is_running(acma.ctx) == on &&
+	    (on || !damon_acma_removed_blocks()))
 		return 0;
 	err = damon_acma_turn(on);
 	if (!err)
@@ -1390,15 +1437,39 @@ out:
 }
 EXPORT_SYMBOL_GPL(damon_acma_set_max_mem);
 
+/*
+ * A size in bytes with an optional K, M, G, T, P or E suffix.  Unlike
+ * memparse(), a number that does not fit is refused, not wrapped.
+ */
 static int damon_acma_bytes_store(const char *val,
 		const struct kernel_param *kp)
 {
-	char *end;
-	unsigned long long bytes = memparse(val, &end);
+	static const char suffixes[] = "KMGTPE";
+	unsigned long long bytes;
+	unsigned int shift = 0;
+	const char *s;
+	char buf[32];
+	size_t len;
+	int err;
 
-	if (end == val || (*end && *end != '\n'))
+	len = strlen(val);
+	if (len && val[len - 1] == '\n')
+		len--;
+	if (!len || len >= sizeof(buf))
 		return -EINVAL;
-	*(unsigned long *)kp->arg = bytes;
+	memcpy(buf, val, len);
+	buf[len] = '\0';
+	s = strchr(suffixes, toupper(buf[len - 1]));
+	if (s && *s) {
+		shift = 10 * (s - suffixes + 1);
+		buf[--len] = '\0';
+	}
+	err = kstrtoull(buf, 0, &bytes);
+	if (err)
+		return -EINVAL;
+	if (bytes > (ULONG_MAX >> shift))
+		return -EINVAL;
+	*(unsigned long *)kp->arg = bytes << shift;
 	return 0;
 }
 
@@ -1477,16 +1548,7 @@ module_param_cb(owned_bytes, &owned_bytes_param_ops, NULL, 0400);
 static int damon_acma_removed_blocks_load(char *buffer,
 		const struct kernel_param *kp)
 {
-	int i, n = 0;
-
-	mutex_lock(&acma.lock);
-	/* a block being added back is not in the system until it is */
-	for (i = 0; i < acma.nr_blocks; i++)
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED ||
-		    acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING)
-			n++;
-	mutex_unlock(&acma.lock);
-	return sprintf(buffer, "%d\n", n);
+	return sprintf(buffer, "%d\n", damon_acma_removed_blocks());
 }
 
 static const struct kernel_param_ops removed_blocks_param_ops = {

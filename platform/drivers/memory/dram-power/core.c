@@ -146,6 +146,8 @@ int dram_power_domain_on(struct dram_power *dp, struct dram_power_domain *d)
 	int err;
 
 	lockdep_assert_held(&dp->lock);
+	/* wanted on: a power-off retry still pending has nothing to do */
+	cancel_delayed_work(&d->retry);
 	if (d->state == DRAM_POWER_ON)
 		return 0;
 	if (!dp->backend) {
@@ -181,8 +183,10 @@ int dram_power_domain_on(struct dram_power *dp, struct dram_power_domain *d)
  * @d:	The domain.
  *
  * A domain with any memory block present (online or not) stays on.  When
- * firmware does not confirm the power-off the domain counts as on (the
- * state it must be assumed in) and the power-off is retried with back-off.
+ * firmware does not confirm the power-off, the domain may be on or off (the
+ * firmware may have acted and answered too late): it is "failed", so that
+ * dram_power_domain_on() powers it on and reads it back before any of its
+ * memory is added, and the power-off is retried with back-off.
  *
  * Return: 0 when the domain is off or must stay on, else a negative error.
  */
@@ -213,7 +217,7 @@ int dram_power_domain_off(struct dram_power *dp, struct dram_power_domain *d)
 		dram_power_set_state(d, DRAM_POWER_OFF);
 		return 0;
 	}
-	dram_power_set_state(d, DRAM_POWER_ON);
+	dram_power_set_state(d, DRAM_POWER_FAILED);
 retry:
 	dram_power_error(d, "power-off", err);
 	d->backoff_ms = clamp(d->backoff_ms * 2, DRAM_POWER_RETRY_MIN_MS,
@@ -233,9 +237,14 @@ static void dram_power_retry_fn(struct work_struct *work)
 	mutex_unlock(&dram_power.lock);
 }
 
-/* DAMON_ACMA's platform hooks */
+/*
+ * DAMON_ACMA's platform hooks.  The whole of "power on, confirm, add" and of
+ * "offline, remove, power off" runs under the domains' lock: a power-off
+ * retry, a sync or a second caller cannot come between a domain's power and
+ * the memory blocks that make it hold memory.
+ */
 
-static int dram_power_range_wanted(phys_addr_t start, unsigned long size)
+static int dram_power_add_range(int nid, phys_addr_t start, unsigned long size)
 {
 	struct dram_power *dp = &dram_power;
 	int i, err = 0;
@@ -247,28 +256,44 @@ static int dram_power_range_wanted(phys_addr_t start, unsigned long size)
 		if (dram_power_domain_touches(d, start, size))
 			err = dram_power_domain_on(dp, d);
 	}
+	if (!err)
+		err = add_memory_driver_managed(nid, start, size,
+						DAMON_ACMA_RESOURCE_NAME,
+						MHP_NONE);
+	if (err) {
+		/* a domain powered on for nothing goes off again */
+		for (i = 0; i < dp->map.nr_domains; i++) {
+			struct dram_power_domain *d = &dp->domains[i];
+
+			if (dram_power_domain_touches(d, start, size) &&
+			    d->state == DRAM_POWER_ON)
+				dram_power_domain_off(dp, d);
+		}
+	}
 	mutex_unlock(&dp->lock);
 	return err;
 }
 
-static void dram_power_range_gone(phys_addr_t start, unsigned long size)
+static int dram_power_remove_range(phys_addr_t start, unsigned long size)
 {
 	struct dram_power *dp = &dram_power;
-	int i;
+	int i, err;
 
 	mutex_lock(&dp->lock);
-	for (i = 0; i < dp->map.nr_domains; i++) {
+	err = offline_and_remove_memory(start, size);
+	for (i = 0; i < dp->map.nr_domains && !err; i++) {
 		struct dram_power_domain *d = &dp->domains[i];
 
 		if (dram_power_domain_touches(d, start, size))
 			dram_power_domain_off(dp, d);
 	}
 	mutex_unlock(&dp->lock);
+	return err;
 }
 
 static const struct damon_acma_platform_ops dram_power_acma_ops = {
-	.range_wanted = dram_power_range_wanted,
-	.range_gone = dram_power_range_gone,
+	.add_range = dram_power_add_range,
+	.remove_range = dram_power_remove_range,
 };
 
 /* sysfs: /sys/devices/system/dram_power/ */

@@ -404,7 +404,7 @@ static void of_test_broken(struct kunit *test)
 
 /* The state machine, with a back end that fails on demand. */
 
-static int fake_fail_set, fake_fail_get;
+static int fake_fail_set, fake_fail_get, fake_late_set;
 static u8 fake_state[2];
 
 static int fake_get(u16 id, u8 *value)
@@ -420,7 +420,8 @@ static int fake_set(u16 id, u8 value)
 	if (fake_fail_set)
 		return -EIO;
 	fake_state[id] = value;
-	return 0;
+	/* carried out, answered after the requester gave up */
+	return fake_late_set ? -ETIMEDOUT : 0;
 }
 
 static void fake_retry(struct work_struct *work)
@@ -478,22 +479,41 @@ static void dram_power_test_state_machine(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_state[1], 0);
 	KUNIT_EXPECT_EQ(test, d->transitions, 2ULL);
 
-	/* a power-off firmware refuses leaves the domain on, retried later */
+	/*
+	 * A power-off firmware does not confirm leaves the domain unknown
+	 * ("failed": firmware may have acted), retried later with back-off.
+	 */
 	fake_fail_set = 1;
 	KUNIT_EXPECT_EQ(test, dram_power_domain_off(dp, d), -EIO);
-	KUNIT_EXPECT_EQ(test, d->state, DRAM_POWER_ON);
+	KUNIT_EXPECT_EQ(test, d->state, DRAM_POWER_FAILED);
 	KUNIT_EXPECT_EQ(test, d->errors, 2ULL);
 	KUNIT_EXPECT_EQ(test, d->backoff_ms, 1000U);
 	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&d->retry));
 	cancel_delayed_work(&d->retry);
 	KUNIT_EXPECT_EQ(test, dram_power_domain_off(dp, d), -EIO);
 	KUNIT_EXPECT_EQ(test, d->backoff_ms, 2000U);
-	cancel_delayed_work(&d->retry);
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&d->retry));
+
+	/*
+	 * Firmware switched the domain off and answered too late: a power-on
+	 * wanted now (the retry still pending) must not take the domain for
+	 * on without asking firmware, and cancels the retry.
+	 */
+	fake_fail_set = 0;
+	fake_late_set = 1;
+	KUNIT_EXPECT_EQ(test, dram_power_domain_off(dp, d), -ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, fake_state[1], 1);
+	KUNIT_EXPECT_EQ(test, d->state, DRAM_POWER_FAILED);
+	fake_late_set = 0;
+	KUNIT_EXPECT_EQ(test, dram_power_domain_on(dp, d), 0);
+	KUNIT_EXPECT_EQ(test, fake_state[1], 0);
+	KUNIT_EXPECT_EQ(test, d->state, DRAM_POWER_ON);
+	KUNIT_EXPECT_FALSE(test, delayed_work_pending(&d->retry));
 
 	/* every state was counted */
-	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_POWERING_OFF], 3ULL);
-	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_POWERING_ON], 2ULL);
-	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_FAILED], 1ULL);
+	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_POWERING_OFF], 4ULL);
+	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_POWERING_ON], 3ULL);
+	KUNIT_EXPECT_EQ(test, d->entries[DRAM_POWER_FAILED], 4ULL);
 	mutex_unlock(&dp->lock);
 	dram_power_free_map(&dp->map);
 }

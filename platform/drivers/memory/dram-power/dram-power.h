@@ -21,8 +21,9 @@
  * @DRAM_POWER_POWERING_OFF:	Asked to go off, not confirmed yet.
  * @DRAM_POWER_OFF:		Off and confirmed: its contents are gone.
  * @DRAM_POWER_POWERING_ON:	Asked to come on, not confirmed yet.
- * @DRAM_POWER_FAILED:		Firmware did not confirm a power-on: unknown,
- *				and no memory of the domain may be added.
+ * @DRAM_POWER_FAILED:		Firmware did not confirm a change: the domain
+ *				may be on or off.  No memory of it may be
+ *				added before it is powered on and read back.
  */
 enum dram_power_state {
 	DRAM_POWER_ON,
