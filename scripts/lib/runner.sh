@@ -275,8 +275,14 @@ qemu_machine_args() {
 		kcs=pci-ipmi-kcs
 		;;
 	*)
+		# A board's ranks hold no boot memory: their DIMMs are not hot-plug
+		# memory for ACPI's driver to add at boot, the DRAM power driver adds
+		# each rank's memory once firmware confirmed the rank on
+		# (acpi_no_memhotplug); a VM board's DIMMs are ACPI's to add.
+		local rank_memory=
+		board_has_bmc && rank_memory=acpi_no_memhotplug
 		set -- -cpu max -kernel "$kernel" -initrd "$initrd" \
-			-append "console=ttyS0 nokaslr panic=-1 $1" \
+			-append "console=ttyS0 nokaslr panic=-1 $rank_memory $1" \
 			-serial "file:$out/console.log" -serial "file:$out/report.log" \
 			-chardev "$hostreq" -serial chardev:hostreq
 		kcs=isa-ipmi-kcs

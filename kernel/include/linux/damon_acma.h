@@ -32,7 +32,11 @@
  *			when the range was removed, or a negative error code
  *			(the range is then still in the system).
  *
- * Both are called from process context and may sleep.  The platform runs
+ * @owns:		Is [@start, @start + @size) memory the platform adds and
+ *			removes?  DAMON_ACMA scales no other memory while a
+ *			platform is registered.
+ *
+ * All are called from process context and may sleep.  The platform runs
  * each sequence under its own lock, so that nothing it does on its own (a
  * power-off retried later, for example) can come between a range's power and
  * its memory.  Without a registered platform, ranges are added and removed
@@ -41,6 +45,7 @@
 struct damon_acma_platform_ops {
 	int (*add_range)(int nid, phys_addr_t start, unsigned long size);
 	int (*remove_range)(phys_addr_t start, unsigned long size);
+	bool (*owns)(phys_addr_t start, unsigned long size);
 };
 
 #ifdef CONFIG_DAMON_ACMA

@@ -24,7 +24,8 @@
  * the host's balloon target (damon_acma_set_max_mem()), learning what was
  * really given back from the notifier chain.
  *
- * Only movable memory blocks present when ACMA is enabled are scaled.
+ * Only movable memory blocks present when ACMA is enabled, and whose owner
+ * adds and removes them for ACMA (see damon_acma_owns()), are scaled.
  */
 
 #define pr_fmt(fmt) "damon-acma: " fmt
@@ -45,6 +46,7 @@
 #include <linux/string.h>
 #include <linux/swap.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include <linux/damon_acma.h>
 #include "modules-common.h"
@@ -283,6 +285,9 @@ static struct damon_acma acma = {
 	.up = -1,
 };
 
+/* Blocks DAMON_ACMA added back itself, without a platform: its own. */
+static DEFINE_XARRAY(damon_acma_added);
+
 /* The platform layer, told when ranges go and asked before they come back. */
 static const struct damon_acma_platform_ops *damon_acma_platform;
 static DEFINE_MUTEX(damon_acma_platform_lock);
@@ -315,13 +320,42 @@ static int damon_acma_platform_add(int nid, phys_addr_t start,
 	int err;
 
 	mutex_lock(&damon_acma_platform_lock);
-	if (damon_acma_platform)
+	if (damon_acma_platform) {
 		err = damon_acma_platform->add_range(nid, start, size);
-	else
+	} else {
 		err = add_memory_driver_managed(nid, start, size,
 				DAMON_ACMA_RESOURCE_NAME, MHP_NONE);
+		if (!err)
+			err = xa_err(xa_store(&damon_acma_added,
+					PHYS_PFN(start), xa_mk_value(1),
+					GFP_KERNEL));
+	}
 	mutex_unlock(&damon_acma_platform_lock);
 	return err;
+}
+
+/*
+ * Is the block at @start DAMON_ACMA's to scale?  Only memory whose owner
+ * adds and removes it for DAMON_ACMA: with a platform, the ranges it owns
+ * (rank memory the DRAM power driver added once the rank was on); without
+ * one (a VM guest), hot-plugged DIMMs (a static memory group) and blocks
+ * DAMON_ACMA added back itself.  Boot memory, and memory a driver manages
+ * on its own (virtio-mem's dynamic groups), is never taken.
+ */
+static bool damon_acma_owns(struct memory_block *mem, phys_addr_t start)
+{
+	bool owns;
+
+	if (xa_load(&damon_acma_added, PHYS_PFN(start)))
+		return true;
+	mutex_lock(&damon_acma_platform_lock);
+	if (damon_acma_platform)
+		owns = damon_acma_platform->owns(start,
+				memory_block_size_bytes());
+	else
+		owns = mem->group && !mem->group->is_dynamic;
+	mutex_unlock(&damon_acma_platform_lock);
+	return owns;
 }
 
 static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
@@ -499,7 +533,8 @@ static int damon_acma_scan_block(struct memory_block *mem, void *arg)
 
 	if (!page)
 		return 0;
-	if (zone_idx(page_zone(page)) != ZONE_MOVABLE) {
+	if (zone_idx(page_zone(page)) != ZONE_MOVABLE ||
+	    !damon_acma_owns(mem, PFN_PHYS(pfn))) {
 		scan->fixed += memory_block_size_bytes();
 		return 0;
 	}
@@ -536,7 +571,7 @@ static void damon_acma_release_memmap(int i)
 	acma.memmap_held[i] = NULL;
 }
 
-/* Find the scalable blocks: the movable ones online now. */
+/* Find the scalable blocks: the movable ones online now that are ours. */
 static int damon_acma_scan_blocks(void)
 {
 	struct damon_acma_scan scan = {};

@@ -22,6 +22,7 @@
 #include <linux/ktime.h>
 #include <linux/memory.h>
 #include <linux/memory_hotplug.h>
+#include <linux/reboot.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
@@ -291,9 +292,22 @@ static int dram_power_remove_range(phys_addr_t start, unsigned long size)
 	return err;
 }
 
+/* The domains' memory is the driver's: it adds it, and removes it. */
+static bool dram_power_owns(phys_addr_t start, unsigned long size)
+{
+	struct dram_power *dp = &dram_power;
+	int i;
+
+	for (i = 0; dp->adds_memory && i < dp->map.nr_domains; i++)
+		if (dram_power_domain_touches(&dp->domains[i], start, size))
+			return true;
+	return false;
+}
+
 static const struct damon_acma_platform_ops dram_power_acma_ops = {
 	.add_range = dram_power_add_range,
 	.remove_range = dram_power_remove_range,
+	.owns = dram_power_owns,
 };
 
 /* sysfs: /sys/devices/system/dram_power/ */
@@ -608,6 +622,34 @@ static void dram_power_sync(struct dram_power *dp)
 	mutex_unlock(&dp->lock);
 }
 
+/*
+ * Before a reboot, a kexec or a power-off, every domain goes back on: the
+ * next kernel or firmware may expect all of the machine's DRAM, and this one
+ * adds a domain's memory only after reading it back on anyway.
+ */
+static int dram_power_reboot(struct notifier_block *nb, unsigned long action,
+		void *data)
+{
+	struct dram_power *dp = &dram_power;
+	int i;
+
+	mutex_lock(&dp->lock);
+	for (i = 0; dp->backend && i < dp->map.nr_domains; i++)
+		if (dp->domains[i].state != DRAM_POWER_ON &&
+		    dram_power_domain_on(dp, &dp->domains[i]))
+			pr_err("domain %u: not on before %s\n",
+			       dp->domains[i].desc.id,
+			       action == SYS_RESTART ? "restart" : "power-off");
+	mutex_unlock(&dp->lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block dram_power_reboot_nb = {
+	.notifier_call = dram_power_reboot,
+	/* before the firmware interfaces go */
+	.priority = INT_MAX,
+};
+
 /* Pick the back end the firmware offers, once it is there. */
 static void dram_power_probe_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(dram_power_probe_work, dram_power_probe_fn);
@@ -619,7 +661,7 @@ static void dram_power_probe_fn(struct work_struct *work)
 	static unsigned int tries;
 	u8 value;
 
-	be = dp->adds_memory ? NULL : dram_power_acpi_backend();
+	be = dram_power_acpi_backend();
 	if (!be)
 		be = dram_power_ipmi_backend(&dp->map);
 	if (be && !be->get(dp->domains[0].desc.id, &value)) {
@@ -710,12 +752,13 @@ int dram_power_register(struct dram_power_map *map, bool adds_memory)
 	err = damon_acma_register_platform(&dram_power_acma_ops);
 	if (err)
 		pr_warn("DAMON_ACMA hooks not registered: %d\n", err);
+	register_reboot_notifier(&dram_power_reboot_nb);
 	schedule_delayed_work(&dram_power_probe_work, 0);
 	return 0;
 }
 
 #ifdef CONFIG_ACPI
-/* An ACPI machine's domains: its MPST, the memory there from boot. */
+/* An ACPI machine's domains: its MPST. */
 static int __init dram_power_acpi_init(void)
 {
 	struct dram_power_map map;
@@ -736,7 +779,13 @@ static int __init dram_power_acpi_init(void)
 		pr_err("MPST refused: %s\n", why);
 	if (err)
 		return err;
-	return dram_power_register(&map, false);
+	/*
+	 * Rank memory is not boot memory: the firmware describes it in the
+	 * MPST only (not as hot-plug memory for ACPI's memory device driver,
+	 * or that driver is kept off it), and it is added here once each
+	 * rank is confirmed on, after a reboot or kexec with ranks off too.
+	 */
+	return dram_power_register(&map, true);
 }
 late_initcall(dram_power_acpi_init);
 #endif
