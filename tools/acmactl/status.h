@@ -11,7 +11,7 @@
 
 #include "sysfs.h"
 
-int status_run(struct sysfs *fs, bool json);
+int status_run(struct sysfs *fs, bool json, FILE *f);
 void status_help(FILE *f);
 
 #endif
