@@ -6,7 +6,7 @@
 # copies of the trees: the files it writes, what it says and its exit code, when it
 # commits, when DAMON_ACMA is off, when the commit or a write fails, when a value is
 # refused before anything is written. Also: --help explains every line, column and
-# exit code, usage errors exit 3, a kernel without DAMON_ACMA exits 4.
+# exit code, usage errors exit 2, a kernel without DAMON_ACMA exits 4.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup acmactl
@@ -40,7 +40,7 @@ echo "ok: every expected.json is valid JSON with the same members"
 # apart at least), set's keys, the options and the exit codes.
 mapfile -t words < <(sed -n 's/^\([A-Za-z][^:]*\):.*/\1/p' "$fixtures/scaling-down/expected.txt"
 	grep -E '^(SCHEME|RANK) ' "$fixtures/scaling-down/expected.txt" | sed 's/   */\n/g')
-help_explains "${words[@]}" '0  success' '1  partial' '2  failure' '3  usage' \
+help_explains "${words[@]}" '0  success' '1  partial' '2  usage' '3  failure' \
 	'4  no DAMON_ACMA' 'min=SIZE' 'max=SIZE|all' 'pressure=TIME' 'order=N' '--sysroot DIR' \
 	'--dry-run' '--json'
 
@@ -137,7 +137,7 @@ verdict "--dry-run: says what it would write, writes nothing"
 fresh scaling-down
 rm "$params/commit_inputs"
 mkdir "$params/commit_inputs"
-run 2 min=1G pressure=500us
+run 3 min=1G pressure=500us
 says out <<'EOF'
 min_mem: 2147483648 -> 1073741824
 mem_pressure_us: 1000 -> 500
@@ -149,7 +149,7 @@ acmactl: cannot write: commit_inputs = Y: Is a directory; DAMON_ACMA runs on as 
 EOF
 param min_mem 2147483648
 param mem_pressure_us 1000
-verdict "refused commit: the old values are written back, exit 2"
+verdict "refused commit: the old values are written back, exit 3"
 
 # One value refused, the others written and committed: min_mem can be read but not
 # written (read-only, for a user other than root, who may write anyway).
@@ -176,40 +176,40 @@ fi
 
 # Values the kernel would refuse: nothing is written.
 fresh scaling-down
-run 2 min=5G max=4G
+run 3 min=5G max=4G
 says err <<'EOF'
 acmactl: set: min=5G: above max=4G
 acmactl: set: nothing written
 EOF
 unchanged scaling-down
-verdict "min above max: nothing written, exit 2"
+verdict "min above max: nothing written, exit 3"
 
 fresh vm-guest
-run 2 min=3G
+run 3 min=3G
 says err <<'EOF'
 acmactl: set: min=3G: above max_mem (2147483648)
 acmactl: set: nothing written
 EOF
-run 2 pressure=1000ms
+run 3 pressure=1000ms
 says err <<'EOF'
 acmactl: set: pressure=1000ms: not below the pressure interval (quota_reset_interval_ms 1000)
 acmactl: set: nothing written
 EOF
 unchanged vm-guest
-verdict "min above the max in force, pressure over the interval: nothing written, exit 2"
+verdict "min above the max in force, pressure over the interval: nothing written, exit 3"
 
 fresh idle-disabled
 echo maybe > "$params/enabled"
-run 2 min=1G
+run 3 min=1G
 says err <<'EOF'
 acmactl: /sys/module/damon_acma/parameters/enabled: not Y or N: 'maybe'
 acmactl: set: nothing written
 EOF
 param min_mem 0
-verdict "enabled unreadable: nothing written, exit 2"
+verdict "enabled unreadable: nothing written, exit 3"
 
 usage() {
-	usage_error 3 "$@"
+	usage_error 2 "$@"
 }
 root=$fixtures/scaling-down/root
 usage --sysroot "$root" set

@@ -8,7 +8,7 @@
 # (Prometheus' own parser and linter), both silent; both carry the same samples; the
 # figures agree with the JSON of the same tree (memory, power, energy, states).
 # --output-file replaces the file whole (no temporary file left, mode from the umask),
-# leaves it as it was when DAMON_ACMA is missing, and fails with exit 2 on a directory
+# leaves it as it was when DAMON_ACMA is missing, and fails with exit 3 on a directory
 # it cannot write. (56-acmactl-textfile.sh has node_exporter read the files.)
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
@@ -148,8 +148,8 @@ else
 fi
 "$tool" --sysroot "$fixtures/scaling-down/root" status --output-file "$tmp/none/acma.prom" 2> "$tmp/err"
 rc=$?
-if [ $rc = 2 ] && grep -qx "acmactl: cannot write $tmp/none/acma.prom: No such file or directory" "$tmp/err"; then
-	ok "--output-file into a missing directory: exit 2, $(cat "$tmp/err")"
+if [ $rc = 3 ] && grep -qx "acmactl: cannot write $tmp/none/acma.prom: No such file or directory" "$tmp/err"; then
+	ok "--output-file into a missing directory: exit 3, $(cat "$tmp/err")"
 else
 	fail "--output-file into a missing directory" "exit $rc, $(cat "$tmp/err")"
 fi

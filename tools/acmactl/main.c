@@ -64,9 +64,10 @@ static void usage(FILE *f)
 	      "  0  success\n"
 	      "  1  partial: status: something could not be read (- in the output, stderr\n"
 	      "     says what); set: some values were written, others refused\n"
-	      "  2  failure: set: nothing changed (a check failed, or every write or the\n"
-	      "     commit was refused; the running configuration is kept); out of memory\n"
-	      "  3  usage error\n"
+	      "  2  usage error\n"
+	      "  3  failure: set: nothing changed (a check failed, or every write or the\n"
+	      "     commit was refused; the running configuration is kept); status: the\n"
+	      "     output file could not be written; out of memory\n"
 	      "  4  no DAMON_ACMA in this kernel (no /sys/module/damon_acma)\n", f);
 }
 
