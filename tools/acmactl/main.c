@@ -23,7 +23,7 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: acmactl [--sysroot DIR] [status] [--format FORMAT | --json]\n"
-	      "                [--output-file FILE]\n"
+	      "                [-o COLUMNS] [--output-file FILE]\n"
 	      "       acmactl [--sysroot DIR] set [--dry-run] KEY=VALUE...\n"
 	      "\n"
 	      "Shows and sets DAMON_ACMA, the kernel's memory auto-scaling\n"
@@ -42,6 +42,12 @@ static void usage(FILE *f)
 	      "                   1.0) or prometheus (the Prometheus text format 0.0.4 that\n"
 	      "                   node_exporter's textfile collector reads)\n"
 	      "  --json           the same as --format=json: one JSON object; - is null there\n"
+	      "  -o, --output COLUMNS\n"
+	      "                   the columns of the ranks table, text and JSON, in that\n"
+	      "                   order: comma-separated names as in the header or JSON,\n"
+	      "                   any case (RANK,STATE,TIME-OFF); +COLUMNS adds to the\n"
+	      "                   default ones; --list-columns names them all\n"
+	      "  --list-columns   print the names -o takes, comma-separated, and exit\n"
 	      "  --output-file FILE\n"
 	      "                   status: write to FILE, not stdout, replacing it whole (a\n"
 	      "                   temporary file in its directory, then renamed): readers\n"
@@ -78,15 +84,17 @@ static const char *const format_names[NR_FORMATS] = {
 	[FMT_PROMETHEUS] = "prometheus",
 };
 
-static int print_status(struct sysfs *fs, enum format fmt, FILE *f)
+static int print_status(struct sysfs *fs, enum format fmt, const struct colsel *sel,
+			FILE *f)
 {
 	if (fmt == FMT_OPENMETRICS || fmt == FMT_PROMETHEUS)
 		return metrics_print(fs, fmt == FMT_OPENMETRICS, f);
-	return status_run(fs, fmt == FMT_JSON, f);
+	return status_run(fs, fmt == FMT_JSON, sel, f);
 }
 
 /* status into FILE, replacing it whole when there is something to show. */
-static int status_to_file(struct sysfs *fs, enum format fmt, const char *path)
+static int status_to_file(struct sysfs *fs, enum format fmt, const struct colsel *sel,
+			  const char *path)
 {
 	struct atomic_file af;
 	int ret;
@@ -95,7 +103,7 @@ static int status_to_file(struct sysfs *fs, enum format fmt, const char *path)
 		fprintf(stderr, "acmactl: cannot write %s: %s\n", path, strerror(errno));
 		return EXIT_FAILED;
 	}
-	ret = print_status(fs, fmt, af.f);
+	ret = print_status(fs, fmt, sel, af.f);
 	if (ret != EXIT_DONE && ret != EXIT_PARTIAL) {
 		atomic_abort(&af);
 		return ret;
@@ -109,11 +117,14 @@ static int status_to_file(struct sysfs *fs, enum format fmt, const char *path)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_DRY_RUN, OPT_SYSROOT, OPT_FORMAT, OPT_OUTPUT_FILE };
+	enum { OPT_JSON = 256, OPT_DRY_RUN, OPT_SYSROOT, OPT_FORMAT, OPT_OUTPUT_FILE,
+	       OPT_LIST_COLUMNS };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "output-file", required_argument, NULL, OPT_OUTPUT_FILE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "help", no_argument, NULL, 'h' },
@@ -123,11 +134,14 @@ int main(int argc, char **argv)
 	enum format fmt = FMT_TEXT;
 	bool formatted = false, dry_run = false;
 	const char *cmd = "status", *output_file = NULL;
+	struct colsel sel = { .nr = 0 };
+	bool selected = false;
+	char why[96];
 	int opt, i;
 
 	/* One line of our own instead of getopt's. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON:
 			if (formatted && fmt != FMT_JSON)
@@ -147,6 +161,14 @@ int main(int argc, char **argv)
 			fmt = i;
 			formatted = true;
 			break;
+		case 'o':
+			if (status_columns(optarg, &sel, why, sizeof(why)))
+				return usage_error("acmactl", why, "-o");
+			selected = true;
+			break;
+		case OPT_LIST_COLUMNS:
+			status_column_names(stdout);
+			return EXIT_DONE;
 		case OPT_OUTPUT_FILE:
 			if (!*optarg)
 				return usage_error("acmactl", "--output-file wants a file name", NULL);
@@ -174,15 +196,19 @@ int main(int argc, char **argv)
 			return usage_error("acmactl", "status takes no argument", argv[optind]);
 		if (dry_run)
 			return usage_error("acmactl", "--dry-run goes with set", NULL);
+		if (selected && fmt != FMT_TEXT && fmt != FMT_JSON)
+			return usage_error("acmactl", "-o goes with the text and JSON status", NULL);
 		if (output_file)
-			return status_to_file(&fs, fmt, output_file);
-		return print_status(&fs, fmt, stdout);
+			return status_to_file(&fs, fmt, selected ? &sel : NULL, output_file);
+		return print_status(&fs, fmt, selected ? &sel : NULL, stdout);
 	}
 	if (!strcmp(cmd, "set")) {
 		if (formatted)
 			return usage_error("acmactl", "--json and --format go with status", NULL);
 		if (output_file)
 			return usage_error("acmactl", "--output-file goes with status", NULL);
+		if (selected)
+			return usage_error("acmactl", "-o goes with status", NULL);
 		return set_run(&fs, argc - optind, argv + optind, dry_run);
 	}
 	return usage_error("acmactl", "unknown command: status or set", cmd);
