@@ -39,7 +39,7 @@ quiet = @printf '  %-8s %s\n' '$(1)' '$(2)';
 
 # Goals that work without a board configuration.
 config-goals := help deps clean distclean menuconfig savedefconfig oldconfig %_defconfig \
-	tools man install uninstall
+	tools man install uninstall deb
 ifneq ($(filter-out $(config-goals),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 need-config := 1
 endif
@@ -151,7 +151,7 @@ GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%) $(GUEST_TOOLS:%=$(B)/bin/%)
 INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
-.PHONY: tools man install uninstall
+.PHONY: tools man install uninstall deb
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards bench-boards \
 	board-check acpi dt dt-check run test bench plot kernel-patches clean distclean FORCE
 
@@ -172,6 +172,7 @@ help:
 	@echo '  install              the operator tools, man pages, bash completions, systemd units'
 	@echo '                       (PREFIX=/usr/local DESTDIR=); uninstall removes them'
 	@echo '  tools                the operator tools and their man pages, build/host/ (no board needed)'
+	@echo '  deb                  a Debian package of the tools, build/deb/acma-tools_VERSION_ARCH.deb'
 	@echo
 	@echo 'Configuration (kconfig-frontends):'
 	@echo '  <board>_defconfig    select a board'
@@ -265,6 +266,10 @@ install: $(TOOLS) $(MANPAGES)
 		> $(DESTDIR)$(UNITDIR)/prometheus-node-exporter-acma.service
 	@chmod 644 $(DESTDIR)$(UNITDIR)/prometheus-node-exporter-acma.service
 	@install -m 644 tools/systemd/prometheus-node-exporter-acma.timer $(DESTDIR)$(UNITDIR)/
+
+# A Debian binary package of the tools, build/deb/acma-tools_VERSION_ARCH.deb.
+deb: | deps-ensure
+	@scripts/deb.sh $(O)/deb
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/acma-ranks $(DESTDIR)$(BINDIR)/acma-trace $(DESTDIR)$(SBINDIR)/acmactl \
