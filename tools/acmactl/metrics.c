@@ -80,7 +80,7 @@ static const struct family families[NR_FAMILIES] = {
 		"quota_reset_interval_ms" },
 	[F_RANK] = { "acma_rank", INFO, NULL,
 		"A DRAM rank (power domain) and the DIMM that holds it.",
-		"dram_power/domainN/dimm; sample acma_rank_info" },
+		"1 per rank, labels rank and dimm (dram_power/domainN/dimm)" },
 	[F_RANK_STATE] = { "acma_rank_state", STATESET, NULL,
 		"The rank's power state: 1 for the state it is in, 0 for the others.",
 		"domainN/state" },
