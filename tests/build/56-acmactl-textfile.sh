@@ -42,8 +42,7 @@ port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); p
 ne_pid=$!
 trap 'kill $ne_pid 2> /dev/null; wait $ne_pid 2> /dev/null; rm -rf "$tmp"' EXIT
 scrape() {
-	local i
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		curl -sf "http://127.0.0.1:$port/metrics" > "$tmp/scrape" && return 0
 		sleep 0.1
 	done

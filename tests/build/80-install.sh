@@ -34,7 +34,7 @@ if ! make -C "$top" --no-print-directory -s install DESTDIR="$dest" > "$tmp/make
 	exit 1
 fi
 (cd "$dest" && find . ! -type d -printf '%m %p\n' | sort) > "$tmp/tree"
-diff -u - "$tmp/tree" > "$tmp/diff" <<'EOF'
+if diff -u - "$tmp/tree" > "$tmp/diff" <<'EOF'
 644 ./usr/local/lib/systemd/system/prometheus-node-exporter-acma.service
 644 ./usr/local/lib/systemd/system/prometheus-node-exporter-acma.timer
 644 ./usr/local/share/bash-completion/completions/acma-ranks
@@ -46,7 +46,7 @@ diff -u - "$tmp/tree" > "$tmp/diff" <<'EOF'
 755 ./usr/local/bin/acma-trace
 755 ./usr/local/sbin/acmactl
 EOF
-if [ $? = 0 ]; then
+then
 	ok "make install DESTDIR=...: the $(wc -l < "$tmp/tree") files, modes 755 and 644, under /usr/local"
 else
 	fail "installed tree" "$(cat "$tmp/diff")"
@@ -154,7 +154,7 @@ if [ $rc = 0 ] && [ ! -s "$tmp/verify" ]; then
 else
 	fail "systemd-analyze verify" "exit $rc: $(cat "$tmp/verify")"
 fi
-rm -rf "$dest/usr/lib/systemd" "$dest/lib"
+rm -rf "${dest:?}/usr/lib/systemd" "${dest:?}/lib"
 
 # PREFIX=/usr
 make -C "$top" --no-print-directory -s install DESTDIR="$tmp/usr-root" PREFIX=/usr > "$tmp/make.log" 2>&1
