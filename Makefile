@@ -7,6 +7,8 @@
 #   make run                   build what is missing and boot the selected board
 #   make test                  unit tests, then end-to-end tests in QEMU
 #   make plot                  draw the trace of acma-trace (CSV=, PNG=) as a PNG
+#   make install               the operator tools, their man pages, bash completions and
+#                              systemd units (PREFIX=/usr/local, DESTDIR=)
 #
 # With no .config the default board is selected. Build output goes to build/.
 
@@ -36,7 +38,8 @@ shquote = '$(subst ','\'',$(1))'
 quiet = @printf '  %-8s %s\n' '$(1)' '$(2)';
 
 # Goals that work without a board configuration.
-config-goals := help deps clean distclean menuconfig savedefconfig oldconfig %_defconfig
+config-goals := help deps clean distclean menuconfig savedefconfig oldconfig %_defconfig \
+	tools man install uninstall deb
 ifneq ($(filter-out $(config-goals),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 need-config := 1
 endif
@@ -122,6 +125,21 @@ BMC_HDRS := $(wildcard firmware-glue/bmc/*.h)
 TOOLS := $(O)/host/acma-ranks $(O)/host/acmactl $(O)/host/acma-trace
 TOOLS_LIB := $(wildcard tools/lib/*.c tools/lib/*.h)
 
+# The tools' man pages, written in scdoc (tools/man/NAME.SECTION.scd).
+MANPAGES := $(patsubst tools/man/%.scd,$(O)/host/man/%,$(wildcard tools/man/*.scd))
+
+# make install: where the tools go. acmactl changes the system's memory: sbin,
+# section 8; the others bin, section 1. Units in PREFIX/lib/systemd/system, which
+# systemd reads for /usr/local too.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+UNITS := $(patsubst %.in,%,$(notdir $(wildcard tools/systemd/*.service.in tools/systemd/*.timer)))
+
 # Programs that run inside the guest: static, for the board's architecture.
 GUEST_CC_x86_64 := gcc
 GUEST_CC_arm64 := aarch64-linux-gnu-gcc
@@ -133,6 +151,7 @@ GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%) $(GUEST_TOOLS:%=$(B)/bin/%)
 INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
+.PHONY: tools man install uninstall deb
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards bench-boards \
 	board-check acpi dt dt-check run test bench plot kernel-patches clean distclean FORCE
 
@@ -150,6 +169,10 @@ help:
 	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board)'
 	@echo '  plot                 a trace of acma-trace as a PNG: memory above, DRAM power below'
 	@echo '                       (CSV=build/<board>/run/trace.csv PNG=build/<board>/run/trace.png)'
+	@echo '  install              the operator tools, man pages, bash completions, systemd units'
+	@echo '                       (PREFIX=/usr/local DESTDIR=); uninstall removes them'
+	@echo '  tools                the operator tools and their man pages, build/host/ (no board needed)'
+	@echo '  deb                  a Debian package of the tools, build/deb/acma-tools_VERSION_ARCH.deb'
 	@echo
 	@echo 'Configuration (kconfig-frontends):'
 	@echo '  <board>_defconfig    select a board'
@@ -219,7 +242,41 @@ $(TOOLS): $(O)/host/%: $$(wildcard tools/%/*.c tools/%/*.h) $(TOOLS_LIB)
 	@$(HOSTCC) $(HOSTCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 
 # Built by default beside the BMC plugin, so that make test has them.
-all: $(TOOLS)
+all: $(TOOLS) $(MANPAGES)
+
+tools: $(TOOLS) $(MANPAGES)
+
+man: $(MANPAGES)
+
+# scdoc refuses a page it cannot read whole; a page it writes, man -l renders (test 80).
+$(O)/host/man/%: tools/man/%.scd | deps-ensure
+	@mkdir -p $(dir $@)
+	$(call quiet,SCDOC,$@)
+	@scdoc < $< > $@.tmp && mv $@.tmp $@
+
+install: $(TOOLS) $(MANPAGES)
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
+	@install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+	@install -m 755 $(O)/host/acma-ranks $(O)/host/acma-trace $(DESTDIR)$(BINDIR)/
+	@install -m 755 $(O)/host/acmactl $(DESTDIR)$(SBINDIR)/
+	@for m in $(MANPAGES); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/ || exit 1; done
+	@install -m 644 tools/completion/acmactl tools/completion/acma-ranks $(DESTDIR)$(BASHCOMPDIR)/
+	@sed 's|@SBINDIR@|$(SBINDIR)|g' tools/systemd/prometheus-node-exporter-acma.service.in \
+		> $(DESTDIR)$(UNITDIR)/prometheus-node-exporter-acma.service
+	@chmod 644 $(DESTDIR)$(UNITDIR)/prometheus-node-exporter-acma.service
+	@install -m 644 tools/systemd/prometheus-node-exporter-acma.timer $(DESTDIR)$(UNITDIR)/
+
+# A Debian binary package of the tools, build/deb/acma-tools_VERSION_ARCH.deb.
+deb: | deps-ensure
+	@scripts/deb.sh $(O)/deb
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/acma-ranks $(DESTDIR)$(BINDIR)/acma-trace $(DESTDIR)$(SBINDIR)/acmactl \
+		$(patsubst $(O)/host/man/%,$(DESTDIR)$(MANDIR)/man1/%,$(filter %.1,$(MANPAGES))) \
+		$(patsubst $(O)/host/man/%,$(DESTDIR)$(MANDIR)/man8/%,$(filter %.8,$(MANPAGES))) \
+		$(DESTDIR)$(BASHCOMPDIR)/acmactl $(DESTDIR)$(BASHCOMPDIR)/acma-ranks \
+		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
 
 board-check: $(BOARDGEN)
 	@$(BOARDGEN) check $(BOARD_FILE)

@@ -3,7 +3,9 @@
 # acma-ranks against ipmitool answers recorded from a real BMC (tests/tools/acma-ranks,
 # see its README.md): for every recorded scenario the table, the JSON, the messages
 # and the exit code are byte for byte the expected ones. Also: --help explains every
-# column and exit code, and usage errors exit 2.
+# column, option and exit code; -o picks and orders the columns of the text and the
+# JSON; usage errors exit 2 (a bad -C, -o, two passwords, -E without IPMI_PASSWORD, a
+# password file that cannot be read).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup acma-ranks
@@ -29,12 +31,45 @@ done
 # shellcheck disable=SC2046
 help_explains $(head -n 1 "$fixtures/all-on/expected.txt") 'DRAM power now' 'All ranks on' \
 	'Saving vs all ranks on' '0  all good' '1  partial' '2  usage' '3  BMC unreachable' \
-	'4  login refused' '5  ipmitool missing' '--replay DIR' '--record DIR'
+	'4  login refused' '5  ipmitool missing' '--replay DIR' '--record DIR' '-C SUITE' \
+	'-f FILE' '-E ' '-P PASSWORD' '--output COLUMNS' '--list-columns'
+
+# -o: the columns asked for, in that order, in the text and the JSON.
+dir=$fixtures/ranks-off
+# shellcheck disable=SC2046
+"$tool" $(cat "$dir/args") --replay "$dir" -o state,RANK,power > "$tmp/out" 2> "$tmp/err"
+rc=$?
+want=$(awk 'NR == 1 { print "STATE  RANK   POWER"; next } NF > 3 && $1 ~ /^[0-9]+$/ { printf "%-5s  %4s  %6s\n", $4, $1, $(NF - 1) " " $NF; next } { print }' "$dir/expected.txt")
+if [ $rc = 0 ] && [ "$(cat "$tmp/out")" = "$want" ] && [ ! -s "$tmp/err" ]; then
+	echo "ok: -o state,RANK,power: those columns in that order, the lines under the table kept"
+else
+	echo "FAIL: -o state,RANK,power: exit $rc"; diff <(echo "$want") "$tmp/out"; failed=1
+fi
+# shellcheck disable=SC2046
+got=$("$tool" $(cat "$dir/args") --replay "$dir" --json -o rank,power | jq -c '[.ranks[0], .ranks[2], .saving_mw]')
+if [ "$got" = '[{"rank":0,"power_mw":1350},{"rank":2,"power_mw":0},2700]' ]; then
+	echo "ok: --json -o rank,power: $got"
+else
+	echo "FAIL: --json -o rank,power: $got"; failed=1
+fi
+if [ "$("$tool" --list-columns)" = RANK,DIMM,RANGES,STATE,SINCE,POWER ]; then
+	echo "ok: --list-columns: $("$tool" --list-columns)"
+else
+	echo "FAIL: --list-columns: $("$tool" --list-columns)"; failed=1
+fi
 
 usage_error 2 -H bmc -U monitor
 usage_error 2 -H bmc -U monitor -P x --bogus
 usage_error 2 -H bmc -U monitor -P x -p 70000
 usage_error 2 -H bmc -U monitor -P x --replay "$tmp" --record "$tmp"
+usage_error 2 -H bmc -U monitor -P x -C 18
+usage_error 2 -H bmc -U monitor -P x -C -1
+usage_error 2 -H bmc -U monitor -P x -o rank,bogus
+usage_error 2 -H bmc -U monitor -P x -o rank,rank
+usage_error 2 -H bmc -U monitor -P x -f "$tmp/password"
+usage_error 2 -H bmc -U monitor -f "$tmp/none"
+unset IPMI_PASSWORD
+usage_error 2 -H bmc -U monitor -E
 
 "$tool" -H bmc -U monitor -P x --replay "$tmp" > /dev/null 2> "$tmp/err"
 rc=$?

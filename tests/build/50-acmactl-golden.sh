@@ -6,7 +6,8 @@
 # copies of the trees: the files it writes, what it says and its exit code, when it
 # commits, when DAMON_ACMA is off, when the commit or a write fails, when a value is
 # refused before anything is written. Also: --help explains every line, column and
-# exit code, usage errors exit 3, a kernel without DAMON_ACMA exits 4.
+# exit code, -o picks and orders the ranks table's columns (text and JSON), usage
+# errors exit 2, a kernel without DAMON_ACMA exits 4.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup acmactl
@@ -40,9 +41,40 @@ echo "ok: every expected.json is valid JSON with the same members"
 # apart at least), set's keys, the options and the exit codes.
 mapfile -t words < <(sed -n 's/^\([A-Za-z][^:]*\):.*/\1/p' "$fixtures/scaling-down/expected.txt"
 	grep -E '^(SCHEME|RANK) ' "$fixtures/scaling-down/expected.txt" | sed 's/   */\n/g')
-help_explains "${words[@]}" '0  success' '1  partial' '2  failure' '3  usage' \
+help_explains "${words[@]}" '0  success' '1  partial' '2  usage' '3  failure' \
 	'4  no DAMON_ACMA' 'min=SIZE' 'max=SIZE|all' 'pressure=TIME' 'order=N' '--sysroot DIR' \
-	'--dry-run' '--json'
+	'--dry-run' '--json' '--output COLUMNS' '--list-columns' '2  usage' '3  failure'
+
+# -o: the ranks table's columns, in that order, in the text and the JSON; the other
+# tables as they are.
+"$tool" --sysroot "$fixtures/scaling-down/root" status -o state,Rank,TIME-OFF > "$tmp/out" 2> "$tmp/err"
+rc=$?
+# the ranks table alone (between its header and the blank line after it)
+ranks_table() { sed -n '/^STATE  *RANK/,/^$/p' "$1"; }
+want='STATE         RANK  TIME OFF
+-                -         -
+on               0   0:00:00
+on               1   0:00:00
+on               2   0:00:00
+on               3   0:00:00
+on               4   0:00:00
+powering-off     5   0:00:00
+off              6   0:12:34
+off              7   0:13:32'
+rest_want=$(sed '/^RANK /,/^$/d' "$fixtures/scaling-down/expected.txt")
+rest_got=$(sed '/^STATE  *RANK/,/^$/d' "$tmp/out")
+if [ $rc = 0 ] && [ "$(ranks_table "$tmp/out")" = "$want" ] && [ "$rest_got" = "$rest_want" ]; then
+	echo "ok: status -o state,Rank,TIME-OFF: those columns in that order, the rest as it was"
+else
+	echo "FAIL: status -o state,Rank,TIME-OFF: exit $rc"; cat "$tmp/out"; failed=1
+fi
+got=$("$tool" --sysroot "$fixtures/scaling-down/root" status --json -o +transitions |
+	jq -c '[(.ranks[7] | keys_unsorted), .ranks[7].transitions, (.schemes | length)]')
+if [ "$got" = '[["rank","dimm","blocks","online","offline","removed","state","power_mw","time_off_ms","saved_j","errors","last_error","transitions"],2,3]' ]; then
+	echo "ok: status --json -o +transitions: the default columns and transitions: $got"
+else
+	echo "FAIL: status --json -o +transitions: $got"; failed=1
+fi
 
 # set: each case runs on a fresh copy of a tree, in $tmp/root.
 params=$tmp/root/sys/module/damon_acma/parameters
@@ -137,7 +169,7 @@ verdict "--dry-run: says what it would write, writes nothing"
 fresh scaling-down
 rm "$params/commit_inputs"
 mkdir "$params/commit_inputs"
-run 2 min=1G pressure=500us
+run 3 min=1G pressure=500us
 says out <<'EOF'
 min_mem: 2147483648 -> 1073741824
 mem_pressure_us: 1000 -> 500
@@ -149,7 +181,7 @@ acmactl: cannot write: commit_inputs = Y: Is a directory; DAMON_ACMA runs on as 
 EOF
 param min_mem 2147483648
 param mem_pressure_us 1000
-verdict "refused commit: the old values are written back, exit 2"
+verdict "refused commit: the old values are written back, exit 3"
 
 # One value refused, the others written and committed: min_mem can be read but not
 # written (read-only, for a user other than root, who may write anyway).
@@ -176,40 +208,40 @@ fi
 
 # Values the kernel would refuse: nothing is written.
 fresh scaling-down
-run 2 min=5G max=4G
+run 3 min=5G max=4G
 says err <<'EOF'
 acmactl: set: min=5G: above max=4G
 acmactl: set: nothing written
 EOF
 unchanged scaling-down
-verdict "min above max: nothing written, exit 2"
+verdict "min above max: nothing written, exit 3"
 
 fresh vm-guest
-run 2 min=3G
+run 3 min=3G
 says err <<'EOF'
 acmactl: set: min=3G: above max_mem (2147483648)
 acmactl: set: nothing written
 EOF
-run 2 pressure=1000ms
+run 3 pressure=1000ms
 says err <<'EOF'
 acmactl: set: pressure=1000ms: not below the pressure interval (quota_reset_interval_ms 1000)
 acmactl: set: nothing written
 EOF
 unchanged vm-guest
-verdict "min above the max in force, pressure over the interval: nothing written, exit 2"
+verdict "min above the max in force, pressure over the interval: nothing written, exit 3"
 
 fresh idle-disabled
 echo maybe > "$params/enabled"
-run 2 min=1G
+run 3 min=1G
 says err <<'EOF'
 acmactl: /sys/module/damon_acma/parameters/enabled: not Y or N: 'maybe'
 acmactl: set: nothing written
 EOF
 param min_mem 0
-verdict "enabled unreadable: nothing written, exit 2"
+verdict "enabled unreadable: nothing written, exit 3"
 
 usage() {
-	usage_error 3 "$@"
+	usage_error 2 "$@"
 }
 root=$fixtures/scaling-down/root
 usage --sysroot "$root" set
@@ -222,6 +254,15 @@ usage --sysroot "$root" set speed=1
 usage --sysroot "$root" set min=1G min=2G
 usage --sysroot "$root" set --json min=1G
 usage --sysroot "$root" status --dry-run
+usage --sysroot "$root" status -o rank,nothing
+usage --sysroot "$root" status -o ''
+usage --sysroot "$root" status -o rank, 
+usage --sysroot "$root" status -o +rank
+usage --sysroot "$root" status -o rank --format=prometheus
+usage --sysroot "$root" set -o rank min=1G
+usage --sysroot "$root" status --format=xml
+usage --sysroot "$root" status --json --format=openmetrics
+usage --sysroot "$root" status --output-file ""
 usage --sysroot "$root" status now
 usage --sysroot "$root" restart
 usage --bogus

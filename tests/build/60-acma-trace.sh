@@ -5,7 +5,7 @@
 # their times, byte for byte the expected CSV, with the expected messages (each said
 # once) and exit code, and the times are on the grid; a VM guest's rank columns are
 # empty. Also: -d and -n stop it, -o writes the same CSV, SIGTERM and SIGINT stop it
-# with exit 0 and whole rows, a CSV that cannot be written exits 2, usage errors exit 3,
+# with exit 0 and whole rows, a CSV that cannot be written exits 3, usage errors exit 2,
 # a kernel without DAMON_ACMA exits 4, --help explains every column and exit code.
 # Then scripts/plot.sh draws a trace and a VM guest's (skipped, said, without gnuplot)
 # and refuses what is not a trace.
@@ -140,8 +140,8 @@ stop_with INT
 for out in /dev/full "$tmp/none/trace.csv"; do
 	"$tool" --sysroot "$root" -n 1 -o "$out" 2> "$tmp/err"
 	rc=$?
-	if [ $rc = 2 ] && grep -q "^acma-trace: cannot write $out: " "$tmp/err"; then
-		ok "-o $out: exit 2, $(cat "$tmp/err")"
+	if [ $rc = 3 ] && grep -q "^acma-trace: cannot write $out: " "$tmp/err"; then
+		ok "-o $out: exit 3, $(cat "$tmp/err")"
 	else
 		fail "-o $out" "exit $rc, want 2: $(cat "$tmp/err")"
 	fi
@@ -149,13 +149,13 @@ done
 
 # shellcheck disable=SC2046
 help_explains $(head -n 1 "$fixtures/scaling-down/expected.csv" | tr , ' ') '0  success' \
-	'2  failure' '3  usage' '4  no DAMON_ACMA' '--interval INTERVAL' '--duration DURATION' \
+	'2  usage' '3  failure' '4  no DAMON_ACMA' '--interval INTERVAL' '--duration DURATION' \
 	'--samples N' '--output FILE' '--sysroot DIR'
 
 for bad in "-i 0ms" "-i 10" "-i 1x" "-i -1s" "-i" "-d 5" "-d 1y" "-n 0" "-n 2x" "-n -1" \
 	   "--bogus" "extra" "--sysroot $tmp/none"; do
 	# shellcheck disable=SC2086
-	usage_error 3 $bad
+	usage_error 2 $bad
 done
 
 # A kernel without DAMON_ACMA.

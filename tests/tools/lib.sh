@@ -16,19 +16,19 @@ golden_setup() {
 	failed=0
 }
 
-# golden_check WHAT DIR EXPECTED RC: the last run's output ($tmp/out), messages
-# ($tmp/err) and exit status RC are DIR/EXPECTED, DIR/expected.err and DIR/expected.rc,
-# byte for byte.
+# golden_check WHAT DIR EXPECTED RC [ERR]: the last run's output ($tmp/out), messages
+# ($tmp/err) and exit status RC are DIR/EXPECTED, DIR/ERR (expected.err unless given)
+# and DIR/expected.rc, byte for byte.
 golden_check() {
-	local what=$1 dir=$2 expected=$3 rc=$4
-	if cmp -s "$tmp/out" "$dir/$expected" && cmp -s "$tmp/err" "$dir/expected.err" &&
+	local what=$1 dir=$2 expected=$3 rc=$4 err=${5:-expected.err}
+	if cmp -s "$tmp/out" "$dir/$expected" && cmp -s "$tmp/err" "$dir/$err" &&
 	   [ "$rc" = "$(cat "$dir/expected.rc")" ]; then
 		echo "ok: $what: exit $rc"
 		return
 	fi
 	echo "FAIL: $what: exit $rc, want $(cat "$dir/expected.rc")"
 	diff -u "$dir/$expected" "$tmp/out"
-	diff -u "$dir/expected.err" "$tmp/err"
+	diff -u "$dir/$err" "$tmp/err"
 	failed=1
 }
 

@@ -164,7 +164,7 @@ static struct run_end run_ipmitool(const struct ipmi_conn *conn,
 	 * instead of ipmitool's default of about 20.
 	 */
 	const char *fixed[] = {
-		conn->ipmitool, "-I", "lanplus", "-C", "3", "-H", conn->host,
+		conn->ipmitool, "-I", "lanplus", "-C", conn->cipher, "-H", conn->host,
 		"-p", conn->port, "-U", conn->user, "-E", "-L", "USER",
 		"-N", "1", "-R", "1",
 	};

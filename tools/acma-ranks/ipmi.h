@@ -15,6 +15,7 @@ struct ipmi_conn {
 	const char *port;
 	const char *user;
 	const char *password;
+	const char *cipher;	/* the cipher suite, ipmitool -C */
 	const char *replay_dir;	/* read answers from DIR/ipmitool.rec, run nothing */
 	const char *record_dir;	/* append every answer to DIR/ipmitool.rec */
 	int deadline_s;		/* kill an ipmitool run that takes longer than this */

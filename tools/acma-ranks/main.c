@@ -8,6 +8,7 @@
  * BMC's documented commands (bmc.c) into one table model (table.c).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,14 +39,14 @@ static const struct column rank_cols[NR_COLS] = {
 		"the rank: the BMC's power domain number" },
 	[COL_DIMM] = { "DIMM", "dimm", CELL_TEXT,
 		"the DIMM that holds the rank" },
-	[COL_RANGES] = { "RANGE(S)", "ranges", CELL_TEXT,
-		"its guest-physical memory, BASE+SIZE, comma-separated" },
+	[COL_RANGES] = { "RANGES", "ranges", CELL_TEXT,
+		"its guest-physical memory, first-last (as lsmem), comma-separated" },
 	[COL_STATE] = { "STATE", "state", CELL_TEXT,
 		"its power state, as the board names it" },
 	[COL_SINCE] = { "SINCE", "since", CELL_TIME,
 		"when it entered that state (UTC, SEL); - if never" },
 	[COL_POWER] = { "POWER", "power_mw", CELL_MW,
-		"what it draws in that state (board figure)" },
+		"what it draws in that state, board figure (W; mW in JSON)" },
 };
 
 enum { SUM_DRAM_NOW, SUM_ALL_ON, SUM_SAVING, NR_SUMS };
@@ -54,27 +55,38 @@ static const struct column sum_cols[NR_SUMS] = {
 	[SUM_DRAM_NOW] = { "DRAM power now (DCMI)", "dram_power_w", CELL_WATTS,
 		"the BMC's DCMI power reading, W" },
 	[SUM_ALL_ON] = { "All ranks on", "all_on_mw", CELL_MW,
-		"the sum of the ranks' power when on, mW" },
+		"the sum of the ranks' power when on (W; mW in JSON)" },
 	[SUM_SAVING] = { "Saving vs all ranks on", "saving_mw", CELL_MW,
-		"All ranks on minus the sum of POWER, mW" },
+		"All ranks on minus the sum of POWER (W; mW in JSON)" },
 };
 
 static void usage(FILE *f)
 {
-	fputs("Usage: acma-ranks -H HOST [-p PORT] -U USER -P PASSWORD [--json]\n"
+	fputs("Usage: acma-ranks -H HOST [-p PORT] [-C SUITE] -U USER\n"
+	      "                  (-P PASSWORD | -f FILE | -E) [--json] [-o COLUMNS]\n"
 	      "                  [--ipmitool PATH]\n"
 	      "\n"
 	      "Shows the DRAM ranks of an acma board as its BMC sees them: DIMM, memory,\n"
 	      "power state, since when, power; then the DRAM power now and the saving\n"
-	      "against all ranks on. It runs ipmitool (lanplus, cipher suite 3, user\n"
-	      "privilege: any BMC account may read) from any host that reaches the BMC.\n"
+	      "against all ranks on. It runs ipmitool (lanplus, user privilege: any BMC\n"
+	      "account may read) from any host that reaches the BMC.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -H HOST          the BMC's address\n"
 	      "  -p PORT          its RMCP+ UDP port (default 623)\n"
+	      "  -C SUITE         the RMCP+ cipher suite, 0 to 17, as ipmitool -C (default 3)\n"
 	      "  -U USER          a BMC account\n"
-	      "  -P PASSWORD      its password (ipmitool gets it through IPMI_PASSWORD)\n"
+	      "  -P PASSWORD      its password: visible in the process list, prefer -f or -E\n"
+	      "  -f FILE          read the password from the first line of FILE (ipmitool -f)\n"
+	      "  -E               take the password from the environment, IPMI_PASSWORD\n"
+	      "                   (ipmitool -E)\n"
+	      "                   (whichever way, ipmitool gets it through IPMI_PASSWORD)\n"
 	      "  --json           print the same table as JSON; - is null there\n"
+	      "  -o, --output COLUMNS\n"
+	      "                   the columns, text and JSON, in that order: comma-separated\n"
+	      "                   names as in the header or JSON, any case (RANK,STATE,POWER);\n"
+	      "                   +COLUMNS adds to the default ones\n"
+	      "  --list-columns   print the names -o takes, comma-separated, and exit\n"
 	      "  --ipmitool PATH  the ipmitool to run (default: ipmitool in PATH)\n"
 	      "  -h, --help       this help\n"
 	      "\n"
@@ -103,23 +115,39 @@ static int usage_error(const char *msg)
 	return EXIT_USAGE;
 }
 
-/* A size as in board files: 512M, 1G, 4096K, else bytes. */
+/* The password's first line from FILE, as ipmitool -f reads it; NULL on failure. */
+static char *read_password(const char *path)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "acma-ranks: cannot read the password file %s: %s\n", path,
+			strerror(errno));
+		return NULL;
+	}
+	n = getline(&line, &cap, f);
+	fclose(f);
+	if (n < 0) {
+		fprintf(stderr, "acma-ranks: the password file %s is empty\n", path);
+		free(line);
+		return NULL;
+	}
+	line[strcspn(line, "\r\n")] = '\0';
+	return line;
+}
+
+/* A range as lsmem and the kernel's ranges files give it: first-last, inclusive. */
 static int append_range(char **s, size_t *len, const struct bmc_range *r,
 			bool first)
 {
-	static const struct { uint64_t unit; const char *suffix; } units[] = {
-		{ 1ULL << 40, "T" }, { 1ULL << 30, "G" }, { 1ULL << 20, "M" },
-		{ 1ULL << 10, "K" }, { 1, "" },
-	};
-	size_t i, n, last = sizeof(units) / sizeof(units[0]) - 1;
+	size_t n;
 	char buf[64], *p;
 
-	for (i = 0; i < last; i++)
-		if (r->size && !(r->size % units[i].unit))
-			break;
-	n = snprintf(buf, sizeof(buf), "%s0x%" PRIx64 "+%" PRIu64 "%s",
-		     first ? "" : ",", r->base, r->size / units[i].unit,
-		     units[i].suffix);
+	n = snprintf(buf, sizeof(buf), "%s0x%" PRIx64 "-0x%" PRIx64,
+		     first ? "" : ",", r->base, r->base + r->size - (r->size ? 1 : 0));
 	p = realloc(*s, *len + n + 1);
 	if (!p)
 		return -1;
@@ -207,8 +235,10 @@ static int probe_failed(const struct ipmi_conn *conn, const struct bmc_err *err)
 	}
 }
 
-static int print_table(const struct table *t, bool json)
+static int print_table(struct table *t, bool json, const struct colsel *sel)
 {
+	if (sel)
+		t->sel = *sel;
 	if (!json)
 		return table_print_text(t, stdout);
 	table_print_json(t, stdout);
@@ -217,18 +247,21 @@ static int print_table(const struct table *t, bool json)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_IPMITOOL, OPT_RECORD, OPT_REPLAY };
+	enum { OPT_JSON = 256, OPT_IPMITOOL, OPT_RECORD, OPT_REPLAY, OPT_LIST_COLUMNS };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "ipmitool", required_argument, NULL, OPT_IPMITOOL },
 		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "output", required_argument, NULL, 'o' },
+		{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ipmi_conn conn = {
 		.ipmitool = "ipmitool",
 		.port = "623",
+		.cipher = "3",
 		.deadline_s = IPMITOOL_DEADLINE_S,
 	};
 	struct bmc_rank *ranks;
@@ -236,13 +269,16 @@ int main(int argc, char **argv)
 	struct bmc_err err;
 	unsigned int i, dram_w = 0;
 	bool json = false, have_dram, partial = false;
+	const char *password_file = NULL;
+	int passwords = 0, opt;
+	char *end, *from_file = NULL, why[96];
+	struct colsel sel = { .nr = 0 };
+	bool selected = false;
 	struct table *t;
-	char *end;
-	int opt;
 
 	/* One line of our own instead of getopt's. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "H:p:U:P:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "H:p:C:U:P:f:Eho:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'H':
 			conn.host = optarg;
@@ -252,12 +288,38 @@ int main(int argc, char **argv)
 				return usage_error("-p wants a port number, 1 to 65535");
 			conn.port = optarg;
 			break;
+		case 'C':
+			if (strtoul(optarg, &end, 10) > 17 || *end || !*optarg || *optarg == '-')
+				return usage_error("-C wants a cipher suite, 0 to 17");
+			conn.cipher = optarg;
+			break;
 		case 'U':
 			conn.user = optarg;
 			break;
 		case 'P':
 			conn.password = optarg;
+			passwords++;
 			break;
+		case 'f':
+			password_file = optarg;
+			passwords++;
+			break;
+		case 'E':
+			conn.password = getenv("IPMI_PASSWORD");
+			if (!conn.password)
+				return usage_error("-E: IPMI_PASSWORD is not set");
+			passwords++;
+			break;
+		case 'o':
+			if (colsel_parse(rank_cols, NR_COLS, optarg, &sel, why, sizeof(why))) {
+				fprintf(stderr, "acma-ranks: -o: %s (see acma-ranks --help)\n", why);
+				return EXIT_USAGE;
+			}
+			selected = true;
+			break;
+		case OPT_LIST_COLUMNS:
+			colsel_print_names(rank_cols, NR_COLS, stdout);
+			return EXIT_ALL_GOOD;
 		case OPT_JSON:
 			json = true;
 			break;
@@ -281,13 +343,24 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument");
-	if (!conn.host || !conn.user || !conn.password)
-		return usage_error("-H HOST, -U USER and -P PASSWORD are needed");
+	if (passwords > 1)
+		return usage_error("give the password one way: -P, -f or -E");
+	if (!conn.host || !conn.user || !passwords)
+		return usage_error("-H HOST, -U USER and a password (-P, -f or -E) are needed");
 	if (conn.record_dir && conn.replay_dir)
 		return usage_error("--record and --replay exclude each other");
 
-	if (bmc_probe(&conn, &count, &err))
+	if (password_file) {
+		from_file = read_password(password_file);
+		if (!from_file)
+			return EXIT_USAGE;
+		conn.password = from_file;
+	}
+
+	if (bmc_probe(&conn, &count, &err)) {
+		free(from_file);
 		return probe_failed(&conn, &err);
+	}
 
 	ranks = calloc(count.ranks + 1, sizeof(*ranks));
 	if (!ranks) {
@@ -313,7 +386,8 @@ int main(int argc, char **argv)
 
 	t = build_table(ranks, count.ranks, have_dram, dram_w);
 	free(ranks);
-	if (!t || print_table(t, json)) {
+	free(from_file);
+	if (!t || print_table(t, json, selected ? &sel : NULL)) {
 		table_free(t);
 		fprintf(stderr, "acma-ranks: out of memory\n");
 		return EXIT_IPMITOOL;

@@ -83,8 +83,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Exit status:\n"
 	      "  0  success, also when some values could not be read\n"
-	      "  2  failure: the CSV could not be written; out of memory\n"
-	      "  3  usage error\n"
+	      "  2  usage error\n"
+	      "  3  failure: the CSV could not be written; out of memory\n"
 	      "  4  no DAMON_ACMA in this kernel (no /sys/module/damon_acma)\n", f);
 }
 

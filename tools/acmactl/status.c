@@ -241,18 +241,19 @@ static int fill_dram(struct table *ranks, struct table *sums,
 	return set_text(table_sum(sums, DS_BACKEND), d->backend);
 }
 
-static int print_tables(struct table *const *tables, size_t nr, bool json)
+static int print_tables(struct table *const *tables, size_t nr, bool json,
+			FILE *f)
 {
 	size_t i;
 
 	if (json) {
-		table_print_json_all((const struct table *const *)tables, nr, stdout);
+		table_print_json_all((const struct table *const *)tables, nr, f);
 		return 0;
 	}
 	for (i = 0; i < nr; i++) {
 		if (i)
-			putchar('\n');
-		if (table_print_text(tables[i], stdout))
+			fputc('\n', f);
+		if (table_print_text(tables[i], f))
 			return -1;
 	}
 	return 0;
@@ -262,11 +263,13 @@ static int print_tables(struct table *const *tables, size_t nr, bool json)
  * status_run() - acmactl status
  * @fs: the root; what cannot be read is said on stderr and shown as unknown
  * @json: print JSON rather than text
+ * @sel: the columns of the ranks table, from status_columns(); NULL: the default
+ * @f: where
  *
  * Return: EXIT_DONE, EXIT_PARTIAL when something could not be read,
  * EXIT_NO_ACMA without DAMON_ACMA, EXIT_FAILED when out of memory.
  */
-int status_run(struct sysfs *fs, bool json)
+int status_run(struct sysfs *fs, bool json, const struct colsel *sel, FILE *f)
 {
 	enum { T_ACMA, T_SCHEMES, T_RANKS, T_DRAM, NR_TABLES };
 	struct table *t[NR_TABLES] = { NULL };
@@ -294,8 +297,10 @@ int status_run(struct sysfs *fs, bool json)
 	set_value(table_sum(t[T_ACMA], SUM_REMOVED_BYTES), removed);
 	t[T_RANKS] = table_new("ranks", rank_cols, NR_RANK_COLS, d.nr_ranks, NULL, 0);
 	t[T_DRAM] = table_new(NULL, NULL, 0, 0, dram_sums, NR_DRAM_SUMS);
+	if (t[T_RANKS] && sel)
+		t[T_RANKS]->sel = *sel;
 	if (!t[T_RANKS] || !t[T_DRAM] || fill_dram(t[T_RANKS], t[T_DRAM], &d) ||
-	    print_tables(t, NR_TABLES, json))
+	    print_tables(t, NR_TABLES, json, f))
 		goto out_dram;
 	ret = fs->failures ? EXIT_PARTIAL : EXIT_DONE;
 out_dram:
@@ -306,6 +311,29 @@ out:
 	if (ret == EXIT_FAILED)
 		fprintf(stderr, "acmactl: out of memory\n");
 	return ret;
+}
+
+/**
+ * status_columns() - the columns of the ranks table that -o names
+ * @spec: as colsel_parse() takes it
+ * @sel: set to them
+ * @why: what is wrong, when it fails
+ * @why_size: its size
+ *
+ * Return: 0, or -1 for a bad @spec.
+ */
+int status_columns(const char *spec, struct colsel *sel, char *why, size_t why_size)
+{
+	return colsel_parse(rank_cols, NR_RANK_COLS, spec, sel, why, why_size);
+}
+
+/**
+ * status_column_names() - the names -o takes, on one line
+ * @f: where
+ */
+void status_column_names(FILE *f)
+{
+	colsel_print_names(rank_cols, NR_RANK_COLS, f);
 }
 
 /**

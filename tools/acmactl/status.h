@@ -10,8 +10,11 @@
 #include <stdio.h>
 
 #include "sysfs.h"
+#include "table.h"
 
-int status_run(struct sysfs *fs, bool json);
+int status_run(struct sysfs *fs, bool json, const struct colsel *sel, FILE *f);
+int status_columns(const char *spec, struct colsel *sel, char *why, size_t why_size);
+void status_column_names(FILE *f);
 void status_help(FILE *f);
 
 #endif

@@ -10,8 +10,8 @@
 enum {
 	EXIT_DONE = 0,
 	EXIT_PARTIAL = 1,	/* acmactl status: something unread; set: some values refused */
-	EXIT_FAILED = 2,	/* acmactl set: refused, nothing changed; output failed; out of memory */
-	EXIT_USAGE = 3,
+	EXIT_USAGE = 2,		/* as acma-ranks and most tools */
+	EXIT_FAILED = 3,	/* acmactl set: refused, nothing changed; output failed; out of memory */
 	EXIT_NO_ACMA = 4,	/* no /sys/module/damon_acma */
 };
 

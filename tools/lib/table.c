@@ -7,6 +7,7 @@
  * to the model shows in the table, in the JSON and in --help at once.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -153,6 +154,22 @@ static char *format_scaled(unsigned long long num, unsigned int base,
 	return asprintf(&s, "%llu %s", num / unit, units[i]) < 0 ? NULL : s;
 }
 
+/* Milliwatts as watts, exactly, without trailing zeros: "1.35 W", "0 W". */
+static char *format_mw(unsigned long long mw)
+{
+	char frac[8] = "";
+	char *s = NULL;
+	size_t n;
+
+	if (mw % 1000) {
+		snprintf(frac, sizeof(frac), ".%03llu", mw % 1000);
+		n = strlen(frac);
+		while (frac[n - 1] == '0')
+			frac[--n] = '\0';
+	}
+	return asprintf(&s, "%llu%s W", mw / 1000, frac) < 0 ? NULL : s;
+}
+
 /* The cell as text people read; NULL when out of memory. */
 static char *cell_text(const struct column *col, const struct cell *c)
 {
@@ -171,7 +188,7 @@ static char *cell_text(const struct column *col, const struct cell *c)
 	case CELL_NUMBER:
 		return asprintf(&s, "%llu", c->num) < 0 ? NULL : s;
 	case CELL_MW:
-		return asprintf(&s, "%llu mW", c->num) < 0 ? NULL : s;
+		return format_mw(c->num);
 	case CELL_WATTS:
 		return asprintf(&s, "%llu W", c->num) < 0 ? NULL : s;
 	case CELL_TIME:
@@ -212,26 +229,39 @@ static bool right_aligned(const struct column *col)
  *
  * Return: 0, or -1 when out of memory.
  */
+/* The columns to print, by index, in order: the selection, or the default. */
+static size_t shown_columns(const struct table *t, bool json, size_t *idx)
+{
+	size_t c, n = 0;
+
+	if (t->sel.nr) {
+		memcpy(idx, t->sel.idx, t->sel.nr * sizeof(*idx));
+		return t->sel.nr;
+	}
+	for (c = 0; c < t->nr_cols; c++)
+		if (json || !t->cols[c].json_only)
+			idx[n++] = c;
+	return n;
+}
+
 int table_print_text(const struct table *t, FILE *f)
 {
-	size_t n = t->nr_rows * t->nr_cols, r, c, label = 0, last = 0;
+	size_t n = t->nr_rows * t->nr_cols, r, i, c, label = 0, nr_shown;
 	char **text = calloc(n + 1, sizeof(*text));
 	size_t *width = calloc(t->nr_cols + 1, sizeof(*width));
+	size_t *shown = calloc(t->nr_cols + 1, sizeof(*shown));
 	int ret = -1;
 
-	if (!text || !width)
+	if (!text || !width || !shown)
 		goto out;
-	for (c = 0; c < t->nr_cols; c++) {
+	nr_shown = shown_columns(t, false, shown);
+	for (c = 0; c < t->nr_cols; c++)
 		width[c] = strlen(t->cols[c].name);
-		if (!t->cols[c].json_only)
-			last = c;
-	}
 	for (r = 0; r < t->nr_rows; r++) {
-		for (c = 0; c < t->nr_cols; c++) {
+		for (i = 0; i < nr_shown; i++) {
 			char *s;
 
-			if (t->cols[c].json_only)
-				continue;
+			c = shown[i];
 			s = cell_text(&t->cols[c], &t->cells[r * t->nr_cols + c]);
 			if (!s)
 				goto out;
@@ -241,19 +271,19 @@ int table_print_text(const struct table *t, FILE *f)
 		}
 	}
 	for (r = 0; r <= t->nr_rows; r++) {
-		for (c = 0; c <= last && t->nr_cols; c++) {
-			const char *s = r ? text[(r - 1) * t->nr_cols + c] :
-					    t->cols[c].name;
+		for (i = 0; i < nr_shown; i++) {
+			bool last = i + 1 == nr_shown;
+			const char *s;
 
-			if (t->cols[c].json_only)
-				continue;
+			c = shown[i];
+			s = r ? text[(r - 1) * t->nr_cols + c] : t->cols[c].name;
 			if (right_aligned(&t->cols[c]))
 				fprintf(f, "%*s", (int)width[c], s);
-			else if (c == last)
+			else if (last)
 				fputs(s, f);
 			else
 				fprintf(f, "%-*s", (int)width[c], s);
-			fputs(c == last ? "\n" : "  ", f);
+			fputs(last ? "\n" : "  ", f);
 		}
 	}
 	if (t->nr_sums && t->nr_cols)
@@ -276,6 +306,7 @@ out:
 		free(text[r]);
 	free(text);
 	free(width);
+	free(shown);
 	return ret;
 }
 
@@ -330,18 +361,20 @@ static void json_member(const char *key, bool *first, FILE *f)
 /* The table's members: its rows under t->rows_key, then its summary fields. */
 static void json_members(const struct table *t, bool *first, FILE *f)
 {
-	size_t r, c;
+	size_t shown[TABLE_MAX_COLS + 1], nr_shown, r, c, i;
 
 	if (t->rows_key) {
+		nr_shown = t->sel.nr ? shown_columns(t, true, shown) : t->nr_cols;
 		json_member(t->rows_key, first, f);
 		fprintf(f, "[%s", t->nr_rows ? "\n" : "");
 		for (r = 0; r < t->nr_rows; r++) {
 			fputs("    {", f);
-			for (c = 0; c < t->nr_cols; c++) {
+			for (i = 0; i < nr_shown; i++) {
+				c = t->sel.nr ? shown[i] : i;
 				json_string(t->cols[c].key, f);
 				fputs(": ", f);
 				json_value(&t->cols[c], &t->cells[r * t->nr_cols + c], f);
-				if (c + 1 < t->nr_cols)
+				if (i + 1 < nr_shown)
 					fputs(", ", f);
 			}
 			fprintf(f, "}%s\n", r + 1 < t->nr_rows ? "," : "");
@@ -407,4 +440,117 @@ void table_print_help(const struct column *cols, size_t nr_cols, FILE *f)
 		fprintf(f, "  %-*s  %-*s  %s%s\n", (int)name, cols[i].name, (int)key,
 			cols[i].key, cols[i].json_only ? "(JSON only) " : "",
 			cols[i].help);
+}
+
+/* A column name as -o takes it: letters and digits only, lower case. */
+static void squash(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < size; s++)
+		if (isalnum((unsigned char)*s))
+			buf[n++] = tolower((unsigned char)*s);
+	buf[n] = '\0';
+}
+
+static int find_column(const struct column *cols, size_t nr_cols,
+		       const char *name, size_t len)
+{
+	char want[64], have[64], given[64];
+	size_t c;
+
+	snprintf(given, sizeof(given), "%.*s", (int)len, name);
+	squash(given, want, sizeof(want));
+	if (!*want)
+		return -1;
+	for (c = 0; c < nr_cols; c++) {
+		squash(cols[c].name, have, sizeof(have));
+		if (!strcmp(want, have))
+			return c;
+		squash(cols[c].key, have, sizeof(have));
+		if (!strcmp(want, have))
+			return c;
+	}
+	return -1;
+}
+
+/**
+ * colsel_parse() - the columns a user asks for, as lsmem -o takes them
+ * @cols: the table's columns
+ * @nr_cols: how many
+ * @spec: comma-separated names, the header's or the JSON member's, in any
+ *	case, blanks and punctuation ignored (TIME-OFF, time_off_ms); a
+ *	leading + adds them to the default columns
+ * @sel: set to the columns, in order
+ * @why: set to what is wrong when it fails
+ * @why_size: its size
+ *
+ * Return: 0, or -1 for an unknown or repeated name, or an empty list.
+ */
+int colsel_parse(const struct column *cols, size_t nr_cols, const char *spec,
+		 struct colsel *sel, char *why, size_t why_size)
+{
+	const char *p = spec, *end;
+	size_t c, i;
+	int col;
+
+	sel->nr = 0;
+	if (*p == '+') {
+		p++;
+		for (c = 0; c < nr_cols && c < TABLE_MAX_COLS; c++)
+			if (!cols[c].json_only)
+				sel->idx[sel->nr++] = c;
+	}
+	if (!*p) {
+		snprintf(why, why_size, "no column named");
+		return -1;
+	}
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ',');
+		col = find_column(cols, nr_cols, p, end - p);
+		if (col < 0) {
+			snprintf(why, why_size, "unknown column '%.*s'", (int)(end - p), p);
+			return -1;
+		}
+		for (i = 0; i < sel->nr; i++)
+			if (sel->idx[i] == (size_t)col)
+				break;
+		if (i < sel->nr) {
+			snprintf(why, why_size, "column '%.*s' named twice (or already shown)",
+				 (int)(end - p), p);
+			return -1;
+		}
+		if (sel->nr == TABLE_MAX_COLS) {
+			snprintf(why, why_size, "too many columns");
+			return -1;
+		}
+		sel->idx[sel->nr++] = col;
+		if (*end && !end[1]) {
+			snprintf(why, why_size, "a column name after the last comma");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/**
+ * colsel_print_names() - the names -o takes, comma-separated, on one line
+ * @cols: the table's columns
+ * @nr_cols: how many
+ * @f: where
+ */
+void colsel_print_names(const struct column *cols, size_t nr_cols, FILE *f)
+{
+	size_t c, i;
+
+	for (c = 0; c < nr_cols; c++) {
+		if (c)
+			fputs(",", f);
+		for (i = 0; cols[c].name[i]; i++)
+			if (isalnum((unsigned char)cols[c].name[i]))
+				fputc(cols[c].name[i], f);
+			else if (cols[c].name[i] == ' ')
+				fputc('-', f);
+	}
+	fputc('\n', f);
 }

@@ -18,7 +18,7 @@
 enum cell_kind {
 	CELL_NUMBER,	/* unsigned number, right-aligned */
 	CELL_TEXT,
-	CELL_MW,	/* milliwatts: "1350 mW" in text */
+	CELL_MW,	/* milliwatts: "1.35 W" in text (W as CELL_WATTS), mW in JSON */
 	CELL_WATTS,	/* watts: "9 W" in text */
 	CELL_TIME,	/* Unix time, printed in UTC as 2026-12-03T08:33:15Z */
 	CELL_BYTES,	/* bytes: "512 MiB", "3.19 GiB" in text */
@@ -45,10 +45,20 @@ struct cell {
 	char *text;		/* CELL_TEXT, owned by the table */
 };
 
+/* The most columns a selection (-o) may name. */
+#define TABLE_MAX_COLS	32
+
+/* Columns chosen to print, by index, in the order to print them (-o). */
+struct colsel {
+	size_t idx[TABLE_MAX_COLS];
+	size_t nr;		/* 0: the default, every column not json_only */
+};
+
 struct table {
 	const char *rows_key;	/* JSON member holding the rows; NULL: no rows */
 	const struct column *cols;
 	size_t nr_cols;
+	struct colsel sel;	/* the columns printed, in text and JSON */
 	size_t nr_rows;
 	struct cell *cells;	/* nr_rows * nr_cols, row by row */
 	const struct column *sums;
@@ -69,5 +79,8 @@ void table_print_json(const struct table *t, FILE *f);
 void table_print_json_all(const struct table *const *tables, size_t nr_tables,
 			  FILE *f);
 void table_print_help(const struct column *cols, size_t nr_cols, FILE *f);
+int colsel_parse(const struct column *cols, size_t nr_cols, const char *spec,
+		 struct colsel *sel, char *why, size_t why_size);
+void colsel_print_names(const struct column *cols, size_t nr_cols, FILE *f);
 
 #endif
