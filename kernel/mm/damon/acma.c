@@ -32,6 +32,8 @@
 
 #include <linux/ctype.h>
 #include <linux/damon.h>
+#include <linux/debugfs.h>
+#include <linux/fault-inject.h>
 #include <linux/memblock.h>
 #include <linux/memory.h>
 #include <linux/memory_hotplug.h>
@@ -276,6 +278,34 @@ struct damon_acma {
 
 /* What was reported to the host, and the drivers that follow the size. */
 static atomic_long_t damon_acma_reported_bytes;
+static atomic_long_t damon_acma_report_failures;
+
+/*
+ * Fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS): the error paths of
+ * reporting a chunk to the host, adding a block and removing one, driven
+ * from /sys/kernel/debug/damon_acma/fail_{report,add,remove}/ as
+ * Documentation/fault-injection/fault-injection.rst describes.
+ */
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static DECLARE_FAULT_ATTR(damon_acma_fail_report);
+static DECLARE_FAULT_ATTR(damon_acma_fail_add);
+static DECLARE_FAULT_ATTR(damon_acma_fail_remove);
+#define damon_acma_should_fail(attr, size)	should_fail(attr, size)
+
+static void __init damon_acma_fault_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("damon_acma", NULL);
+
+	fault_create_debugfs_attr("fail_report", dir, &damon_acma_fail_report);
+	fault_create_debugfs_attr("fail_add", dir, &damon_acma_fail_add);
+	fault_create_debugfs_attr("fail_remove", dir, &damon_acma_fail_remove);
+}
+#else
+#define damon_acma_should_fail(attr, size)	false
+static inline void damon_acma_fault_init(void)
+{
+}
+#endif
 static BLOCKING_NOTIFIER_HEAD(damon_acma_chain);
 static unsigned long damon_acma_notified_bytes;
 
@@ -319,6 +349,8 @@ static int damon_acma_platform_add(int nid, phys_addr_t start,
 {
 	int err;
 
+	if (damon_acma_should_fail(&damon_acma_fail_add, size))
+		return -EIO;
 	mutex_lock(&damon_acma_platform_lock);
 	if (damon_acma_platform) {
 		err = damon_acma_platform->add_range(nid, start, size);
@@ -362,6 +394,8 @@ static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
 {
 	int err;
 
+	if (damon_acma_should_fail(&damon_acma_fail_remove, size))
+		return -EIO;
 	mutex_lock(&damon_acma_platform_lock);
 	if (damon_acma_platform)
 		err = damon_acma_platform->remove_range(start, size);
@@ -453,19 +487,24 @@ static bool damon_acma_cooling(void)
  * In a virtual machine, the host drops the memory of pages DAMON_ACMA holds
  * (taken chunks, memory maps kept aside); the guest gets fresh memory when
  * they are given back and touched.  Without a page reporting device (bare
- * metal) there is nothing to do.  Return: true if the pages were reported.
+ * metal) there is nothing to do.
+ * Return: 0 if the pages were reported, -ENODEV without a page reporting
+ * device, or the error of the report.
  */
-static bool damon_acma_report(unsigned long pfn, unsigned int order)
+static int damon_acma_report(unsigned long pfn, unsigned int order)
 {
 	int err;
 
 	if (!IS_ENABLED(CONFIG_DAMON_ACMA_PAGE_REPORT))
-		return false;
-	err = page_report(pfn, 1UL << order);
+		return -ENODEV;
+	if (damon_acma_should_fail(&damon_acma_fail_report, PAGE_SIZE << order))
+		err = -EIO;
+	else
+		err = page_report(pfn, 1UL << order);
 	if (err && err != -ENODEV)
 		pr_warn_ratelimited("reporting pfn %#lx to the host failed: %d\n",
 				pfn, err);
-	return !err;
+	return err;
 }
 
 /*
@@ -488,6 +527,7 @@ static int damon_acma_take_chunk(struct damos *s, unsigned long pfn,
 		unsigned int order)
 {
 	unsigned long mem = damon_acma_mem_bytes();
+	int err;
 
 	/* the chunk is already counted as owned, and out of what is available */
 	if (mem < acma.cfg.min_mem)
@@ -496,7 +536,16 @@ static int damon_acma_take_chunk(struct damos *s, unsigned long pfn,
 	if (!damon_acma_may_take(mem >= acma.cfg.max_mem,
 				si_mem_available() + (1L << order)))
 		return -EAGAIN;
-	if (damon_acma_report(pfn, order))
+	/*
+	 * In a VM the chunk is given up only once the host has it: one that
+	 * could not be reported goes back at once (and may be taken again).
+	 */
+	err = damon_acma_report(pfn, order);
+	if (err && err != -ENODEV) {
+		atomic_long_inc(&damon_acma_report_failures);
+		return -EAGAIN;
+	}
+	if (!err)
 		atomic_long_add(PAGE_SIZE << order, &damon_acma_reported_bytes);
 	return 0;
 }
@@ -1620,11 +1669,26 @@ static const struct kernel_param_ops reported_bytes_param_ops = {
 /* Bytes of taken chunks reported to the host (VM guests), since boot. */
 module_param_cb(reported_bytes, &reported_bytes_param_ops, NULL, 0400);
 
+static int damon_acma_report_failures_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	return sprintf(buffer, "%ld\n",
+			atomic_long_read(&damon_acma_report_failures));
+}
+
+static const struct kernel_param_ops report_failures_param_ops = {
+	.set = damon_acma_ro_store,
+	.get = damon_acma_report_failures_load,
+};
+/* Chunks that could not be reported to the host and were not taken. */
+module_param_cb(report_failures, &report_failures_param_ops, NULL, 0400);
+
 static int __init damon_acma_init(void)
 {
 	struct damon_target *target;
 	int i, err;
 
+	damon_acma_fault_init();
 	INIT_WORK(&acma.resize_work, damon_acma_resize_fn);
 	for (i = 0; i < NR_DAMON_ACMA_SCHEMES; i++)
 		INIT_LIST_HEAD(&acma.stashed_goals[i]);

@@ -16,7 +16,9 @@
 #define pr_fmt(fmt) "dram-power: " fmt
 
 #include <linux/acpi.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/fault-inject.h>
 #include <linux/device.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
@@ -102,6 +104,49 @@ bool dram_power_domain_touches(const struct dram_power_domain *d,
 	return false;
 }
 
+/*
+ * Fault injection (CONFIG_FAULT_INJECTION_DEBUG_FS): firmware calls that
+ * fail, from /sys/kernel/debug/dram_power/fail_firmware/, so that the error
+ * paths are tested in the guest, not argued.
+ */
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static DECLARE_FAULT_ATTR(dram_power_fail_firmware);
+
+static bool dram_power_fw_fails(void)
+{
+	return should_fail(&dram_power_fail_firmware, 1);
+}
+
+static void dram_power_fault_init(void)
+{
+	fault_create_debugfs_attr("fail_firmware",
+				  debugfs_create_dir("dram_power", NULL),
+				  &dram_power_fail_firmware);
+}
+#else
+static bool dram_power_fw_fails(void)
+{
+	return false;
+}
+
+static void dram_power_fault_init(void)
+{
+}
+#endif
+
+/* The back end's calls, where faults are injected. */
+static int dram_power_fw_set(struct dram_power *dp,
+		struct dram_power_domain *d, u8 value)
+{
+	return dram_power_fw_fails() ? -EIO : dp->backend->set(d->desc.id, value);
+}
+
+static int dram_power_fw_get(struct dram_power *dp,
+		struct dram_power_domain *d, u8 *value)
+{
+	return dram_power_fw_fails() ? -EIO : dp->backend->get(d->desc.id, value);
+}
+
 static int dram_power_count_block(struct memory_block *mem, void *arg)
 {
 	unsigned long *counts = arg;
@@ -160,9 +205,9 @@ int dram_power_domain_on(struct dram_power *dp, struct dram_power_domain *d)
 	else
 		latency = dp->map.states[dp->map.nr_states - 1].exit_latency_ns;
 	dram_power_set_state(d, DRAM_POWER_POWERING_ON);
-	err = dp->backend->set(d->desc.id, 0);
+	err = dram_power_fw_set(dp, d, 0);
 	if (!err)
-		err = dp->backend->get(d->desc.id, &value);
+		err = dram_power_fw_get(dp, d, &value);
 	if (!err && value != 0)
 		err = -EIO;
 	if (err) {
@@ -208,9 +253,9 @@ int dram_power_domain_off(struct dram_power *dp, struct dram_power_domain *d)
 		goto retry;
 	}
 	dram_power_set_state(d, DRAM_POWER_POWERING_OFF);
-	err = dp->backend->set(d->desc.id, dp->off_value);
+	err = dram_power_fw_set(dp, d, dp->off_value);
 	if (!err)
-		err = dp->backend->get(d->desc.id, &value);
+		err = dram_power_fw_get(dp, d, &value);
 	if (!err && value != dp->off_value)
 		err = -EIO;
 	if (!err) {
@@ -600,7 +645,7 @@ static void dram_power_sync(struct dram_power *dp)
 		u8 value;
 		int err;
 
-		err = dp->backend->get(d->desc.id, &value);
+		err = dram_power_fw_get(dp, d, &value);
 		if (err) {
 			dram_power_error(d, "reading the state", err);
 			continue;
@@ -753,6 +798,7 @@ int dram_power_register(struct dram_power_map *map, bool adds_memory)
 	if (err)
 		pr_warn("DAMON_ACMA hooks not registered: %d\n", err);
 	register_reboot_notifier(&dram_power_reboot_nb);
+	dram_power_fault_init();
 	schedule_delayed_work(&dram_power_probe_work, 0);
 	return 0;
 }
