@@ -208,6 +208,28 @@ static void mpst_test_overlap(struct kunit *test)
 	expect_refused(test, t, "overlap");
 }
 
+/* Node flags: a node not enabled is skipped, one not power managed refused. */
+static void mpst_test_flags(struct kunit *test)
+{
+	struct dram_power_map map;
+	struct mpst_buf *t = mpst_new(test);
+	char why[160];
+
+	mpst_start(t, 3);
+	mpst_node(t, 0, HIGH, SZ, 2);
+	mpst_node(t, 2, HIGH + 2 * SZ, SZ, 2);
+	mpst_node(t, 1, HIGH + SZ, SZ, 2);
+	mpst_end(t);
+	t->b[sizeof(struct acpi_table_mpst) + 38] &= ~ACPI_MPST_ENABLED;
+	KUNIT_ASSERT_EQ(test, parse(test, t, &map, why), 0);
+	expect_good_map(test, &map);
+	dram_power_free_map(&map);
+
+	mpst_good(t);
+	t->b[sizeof(struct acpi_table_mpst) + 38] &= ~ACPI_MPST_POWER_MANAGED;
+	expect_refused(test, t, "node 1 (domain 1) is not power managed");
+}
+
 static void mpst_test_bad_counts(struct kunit *test)
 {
 	struct mpst_buf *t = mpst_new(test);
@@ -526,6 +548,7 @@ static struct kunit_case dram_power_test_cases[] = {
 	KUNIT_CASE(mpst_test_zero_length),
 	KUNIT_CASE(mpst_test_overlap),
 	KUNIT_CASE(mpst_test_bad_counts),
+	KUNIT_CASE(mpst_test_flags),
 #endif
 	KUNIT_CASE(of_test_good),
 	KUNIT_CASE(of_test_order_and_ranges),

@@ -22,6 +22,7 @@
 
 #define ACMA_NETFN		0x30
 #define ACMA_GET_COUNT		0x40
+#define ACMA_GET_DOMAIN		0x41
 #define ACMA_GET_STATE_INFO	0x42
 #define ACMA_GET_STATE		0x43
 #define ACMA_SET_STATE		0x44
@@ -156,7 +157,55 @@ static int dp_ipmi_cmd(u8 cmd, u8 *req, int req_len, u8 *resp, int len)
 	return err;
 }
 
-/* Match the BMC's power states to the MPST's.  Needs dp_ipmi.xfer. */
+/*
+ * The BMC must switch the domains firmware described, range for range:
+ * domain N of the BMC is domain N of the MPST or devicetree, or a power
+ * change would switch some other rank.  Needs dp_ipmi.xfer.
+ */
+static int dp_ipmi_check_domains(u8 nr_domains)
+{
+	const struct dram_power_map *map = dp_ipmi.map;
+	u8 req[2], info[20];
+	int i, k, r, err;
+
+	for (i = 0; i < map->nr_domains; i++) {
+		const struct dram_power_desc *d = &map->domains[i];
+
+		if (d->id >= nr_domains) {
+			pr_err("domain %u: the BMC has %u domains\n", d->id,
+			       nr_domains);
+			return -EPROTO;
+		}
+		for (k = 0; k < d->nr_ranges; k++) {
+			u64 base, size;
+
+			req[0] = d->id;
+			req[1] = k;
+			err = dp_ipmi_cmd(ACMA_GET_DOMAIN, req, 2, info,
+					  sizeof(info));
+			if (err)
+				return err;
+			base = get_unaligned_le64(&info[4]);
+			size = get_unaligned_le64(&info[12]);
+			for (r = 0; r < d->nr_ranges; r++)
+				if (d->ranges[r].start == base &&
+				    d->ranges[r].size == size)
+					break;
+			if (info[0] != d->id || info[2] != d->nr_ranges ||
+			    r == d->nr_ranges) {
+				pr_err("domain %u: the BMC's domain %u has %u ranges, range %d 0x%llx+0x%llx: not what firmware describes\n",
+				       d->id, info[0], info[2], k, base, size);
+				return -EPROTO;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Match the BMC's power states to the MPST's, once the BMC is known to
+ * switch the domains firmware described.  Needs dp_ipmi.xfer.
+ */
 static int dp_ipmi_map_states(void)
 {
 	const struct dram_power_map *map = dp_ipmi.map;
@@ -166,6 +215,8 @@ static int dp_ipmi_map_states(void)
 	if (dp_ipmi.mapped)
 		return 0;
 	err = dp_ipmi_cmd(ACMA_GET_COUNT, NULL, 0, count, sizeof(count));
+	if (!err)
+		err = dp_ipmi_check_domains(count[0]);
 	if (err)
 		return err;
 	for (s = 0; s < ARRAY_SIZE(dp_ipmi.from_bmc); s++)
@@ -250,16 +301,25 @@ static const struct dram_power_backend dp_ipmi_backend = {
  * @map:	The domains, as the MPST gives them.
  *
  * Starts watching for the system interface on the first call; the back end
- * answers -ENODEV until it is there.
+ * answers -ENODEV until it is there, and -EPROTO when the BMC's domains are
+ * not the ones @map describes (checked once, with Get Domain Info).
  *
- * Return: the back end.
+ * Return: the back end, or NULL when a domain id does not fit the protocol.
  */
 const struct dram_power_backend *dram_power_ipmi_backend(
 		const struct dram_power_map *map)
 {
 	static bool watching;
-	int err;
+	int i, err;
 
+	/* the protocol numbers domains in one byte (firmware-glue/PROTOCOL.md) */
+	for (i = 0; i < map->nr_domains; i++) {
+		if (map->domains[i].id > U8_MAX) {
+			pr_err_once("domain %u: the BMC numbers domains 0-255; not switching through it\n",
+				    map->domains[i].id);
+			return NULL;
+		}
+	}
 	if (!watching) {
 		init_completion(&dp_ipmi.done);
 		dp_ipmi.map = map;

@@ -145,6 +145,17 @@ int dram_power_parse_mpst(const void *table, size_t len,
 			}
 		}
 
+		/* a node that is not enabled is not there */
+		if (!(node->flags & ACPI_MPST_ENABLED)) {
+			off += node->length;
+			continue;
+		}
+		if (!(node->flags & ACPI_MPST_POWER_MANAGED)) {
+			err = mpst_bad(why, why_len, off,
+				       "node %u (domain %u) is not power managed",
+				       i, node->node_id);
+			goto fail;
+		}
 		d = mpst_find(map, node->node_id);
 		if (!d) {
 			if (map->nr_domains == DRAM_POWER_MAX_DOMAINS) {
