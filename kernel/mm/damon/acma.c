@@ -286,22 +286,44 @@ static atomic_long_t damon_acma_report_failures;
  * from /sys/kernel/debug/damon_acma/fail_{report,add,remove}/ as
  * Documentation/fault-injection/fault-injection.rst describes.
  */
+enum damon_acma_fault {
+	DAMON_ACMA_FAIL_REPORT,
+	DAMON_ACMA_FAIL_ADD,
+	DAMON_ACMA_FAIL_REMOVE,
+	NR_DAMON_ACMA_FAULTS,
+};
+
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
-static DECLARE_FAULT_ATTR(damon_acma_fail_report);
-static DECLARE_FAULT_ATTR(damon_acma_fail_add);
-static DECLARE_FAULT_ATTR(damon_acma_fail_remove);
-#define damon_acma_should_fail(attr, size)	should_fail(attr, size)
+static struct fault_attr damon_acma_faults[NR_DAMON_ACMA_FAULTS] = {
+	[0 ... NR_DAMON_ACMA_FAULTS - 1] = FAULT_ATTR_INITIALIZER,
+};
+
+static bool damon_acma_should_fail(enum damon_acma_fault fault,
+		unsigned long size)
+{
+	return should_fail(&damon_acma_faults[fault], size);
+}
 
 static void __init damon_acma_fault_init(void)
 {
+	static const char * const names[NR_DAMON_ACMA_FAULTS] = {
+		[DAMON_ACMA_FAIL_REPORT] = "fail_report",
+		[DAMON_ACMA_FAIL_ADD] = "fail_add",
+		[DAMON_ACMA_FAIL_REMOVE] = "fail_remove",
+	};
 	struct dentry *dir = debugfs_create_dir("damon_acma", NULL);
+	int i;
 
-	fault_create_debugfs_attr("fail_report", dir, &damon_acma_fail_report);
-	fault_create_debugfs_attr("fail_add", dir, &damon_acma_fail_add);
-	fault_create_debugfs_attr("fail_remove", dir, &damon_acma_fail_remove);
+	for (i = 0; i < NR_DAMON_ACMA_FAULTS; i++)
+		fault_create_debugfs_attr(names[i], dir, &damon_acma_faults[i]);
 }
 #else
-#define damon_acma_should_fail(attr, size)	false
+static bool damon_acma_should_fail(enum damon_acma_fault fault,
+		unsigned long size)
+{
+	return false;
+}
+
 static inline void damon_acma_fault_init(void)
 {
 }
@@ -349,7 +371,7 @@ static int damon_acma_platform_add(int nid, phys_addr_t start,
 {
 	int err;
 
-	if (damon_acma_should_fail(&damon_acma_fail_add, size))
+	if (damon_acma_should_fail(DAMON_ACMA_FAIL_ADD, size))
 		return -EIO;
 	mutex_lock(&damon_acma_platform_lock);
 	if (damon_acma_platform) {
@@ -394,7 +416,7 @@ static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
 {
 	int err;
 
-	if (damon_acma_should_fail(&damon_acma_fail_remove, size))
+	if (damon_acma_should_fail(DAMON_ACMA_FAIL_REMOVE, size))
 		return -EIO;
 	mutex_lock(&damon_acma_platform_lock);
 	if (damon_acma_platform)
@@ -497,7 +519,7 @@ static int damon_acma_report(unsigned long pfn, unsigned int order)
 
 	if (!IS_ENABLED(CONFIG_DAMON_ACMA_PAGE_REPORT))
 		return -ENODEV;
-	if (damon_acma_should_fail(&damon_acma_fail_report, PAGE_SIZE << order))
+	if (damon_acma_should_fail(DAMON_ACMA_FAIL_REPORT, PAGE_SIZE << order))
 		err = -EIO;
 	else
 		err = page_report(pfn, 1UL << order);
