@@ -110,8 +110,9 @@ static unsigned long mem_pressure_us __read_mostly = 1000;
 /*
  * Order of the chunks DAMON_ACMA takes and gives back.
  *
- * 9 (2 MiB with 4 KiB pages) by default; at least the pageblock order, at
- * most a memory block.
+ * 9 (2 MiB with 4 KiB pages) or the pageblock order if that is higher (16K
+ * and 64K pages) by default; at least the pageblock order, at most a memory
+ * block.
  */
 static unsigned int scale_order __read_mostly = DAMOS_ALLOC_ORDER_DEFAULT;
 
@@ -203,12 +204,15 @@ enum damon_acma_block_state {
  * @max_mem:		Applied ``max_mem`` (never 0).
  * @mem_pressure_us:	Applied ``mem_pressure_us``.
  * @scale_order:	Applied ``scale_order``.
+ * @reset_interval_ms:	Applied ``quota_reset_interval_ms``: the interval the
+ *			pressure is measured over.
  */
 struct damon_acma_cfg {
 	unsigned long min_mem;
 	unsigned long max_mem;
 	unsigned long mem_pressure_us;
 	unsigned int scale_order;
+	unsigned long reset_interval_ms;
 };
 
 /**
@@ -817,7 +821,7 @@ static u64 damon_acma_psi_total_us(void)
 /* Update the pressure of the last quota reset interval. */
 static void damon_acma_update_pressure(void)
 {
-	unsigned long interval = msecs_to_jiffies(damon_acma_quota.reset_interval);
+	unsigned long interval = msecs_to_jiffies(acma.cfg.reset_interval_ms);
 	u64 now = damon_acma_psi_total_us();
 
 	if (!acma.psi_at) {
@@ -1253,18 +1257,67 @@ static int damon_acma_check(struct damon_acma_cfg *cfg)
 	cfg->max_mem = max_mem ? max_mem : machine;
 	cfg->mem_pressure_us = mem_pressure_us;
 	cfg->scale_order = scale_order;
+	cfg->reset_interval_ms = damon_acma_quota.reset_interval;
 
 	if (cfg->min_mem > cfg->max_mem || cfg->max_mem > machine)
 		return -EINVAL;
+	if (!cfg->reset_interval_ms ||
+	    cfg->reset_interval_ms > ULONG_MAX / USEC_PER_MSEC)
+		return -EINVAL;
 	if (!cfg->mem_pressure_us || cfg->mem_pressure_us >=
-			damon_acma_quota.reset_interval * USEC_PER_MSEC)
+			cfg->reset_interval_ms * USEC_PER_MSEC)
 		return -EINVAL;
 	if (!damos_contig_valid_order(cfg->scale_order))
 		return -EINVAL;
+	/* what damon_set_attrs() refuses, refused here, where the writer sees it */
 	if (!damon_acma_mon_attrs.aggr_interval ||
-			!damon_acma_quota.reset_interval)
+	    damon_acma_mon_attrs.sample_interval >
+			damon_acma_mon_attrs.aggr_interval ||
+	    damon_acma_mon_attrs.min_nr_regions < 3 ||
+	    damon_acma_mon_attrs.min_nr_regions >
+			damon_acma_mon_attrs.max_nr_regions)
 		return -EINVAL;
 	return 0;
+}
+
+/*
+ * The parameter values in force, so that a commit refused leaves the files
+ * showing what runs, not what was refused.  Under the parameters' lock
+ * (kernel_param_lock()) or in kdamond while a commit is applied.
+ */
+static struct {
+	unsigned long min_mem;
+	unsigned long max_mem;
+	unsigned long mem_pressure_us;
+	unsigned int scale_order;
+	unsigned long reclaim_min_age_us;
+	unsigned long quota_ms;
+	unsigned long reset_interval;
+	struct damon_attrs attrs;
+} damon_acma_in_force;
+
+static void damon_acma_save_parameters(void)
+{
+	damon_acma_in_force.min_mem = min_mem;
+	damon_acma_in_force.max_mem = max_mem;
+	damon_acma_in_force.mem_pressure_us = mem_pressure_us;
+	damon_acma_in_force.scale_order = scale_order;
+	damon_acma_in_force.reclaim_min_age_us = reclaim_min_age_us;
+	damon_acma_in_force.quota_ms = damon_acma_quota.ms;
+	damon_acma_in_force.reset_interval = damon_acma_quota.reset_interval;
+	damon_acma_in_force.attrs = damon_acma_mon_attrs;
+}
+
+static void damon_acma_restore_parameters(void)
+{
+	min_mem = damon_acma_in_force.min_mem;
+	max_mem = damon_acma_in_force.max_mem;
+	mem_pressure_us = damon_acma_in_force.mem_pressure_us;
+	scale_order = damon_acma_in_force.scale_order;
+	reclaim_min_age_us = damon_acma_in_force.reclaim_min_age_us;
+	damon_acma_quota.ms = damon_acma_in_force.quota_ms;
+	damon_acma_quota.reset_interval = damon_acma_in_force.reset_interval;
+	damon_acma_mon_attrs = damon_acma_in_force.attrs;
 }
 
 /* Build a context from the parameters and commit it to the running one. */
@@ -1292,8 +1345,10 @@ static int damon_acma_apply_parameters(const struct damon_acma_cfg *cfg)
 	if (err)
 		goto out;
 	err = damon_commit_ctx(acma.ctx, param_ctx);
-	if (!err)
+	if (!err) {
 		acma.cfg = *cfg;
+		damon_acma_save_parameters();
+	}
 out:
 	damon_destroy_ctx(param_ctx);
 	return err;
@@ -1321,8 +1376,10 @@ static int damon_acma_after_aggregation(struct damon_ctx *c)
 		err = damon_acma_check(&cfg);
 		if (!err)
 			err = damon_acma_apply_parameters(&cfg);
-		if (err)
+		if (err) {
 			pr_warn("commit failed (%d); running as before\n", err);
+			damon_acma_restore_parameters();
+		}
 		commit_inputs = false;
 	}
 	damon_acma_step(c);
@@ -1487,10 +1544,15 @@ static int damon_acma_commit_inputs_store(const char *val,
 		return 0;
 	if (!acma.ctx || !damon_is_running(acma.ctx))
 		return -EINVAL;
-	/* refuse bad input here, where the writer sees it */
+	/*
+	 * Refuse bad input here, where the writer sees it; the files then show
+	 * the values in force again.
+	 */
 	err = damon_acma_check(&cfg);
-	if (err)
+	if (err) {
+		damon_acma_restore_parameters();
 		return err;
+	}
 	commit_inputs = true;
 	return 0;
 }
@@ -1711,6 +1773,9 @@ static int __init damon_acma_init(void)
 	int i, err;
 
 	damon_acma_fault_init();
+	/* with 16K or 64K pages, 2 MiB is below a pageblock */
+	if (scale_order < pageblock_order)
+		scale_order = pageblock_order;
 	INIT_WORK(&acma.resize_work, damon_acma_resize_fn);
 	for (i = 0; i < NR_DAMON_ACMA_SCHEMES; i++)
 		INIT_LIST_HEAD(&acma.stashed_goals[i]);
