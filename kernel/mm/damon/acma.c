@@ -730,14 +730,42 @@ static int damon_acma_remove_block(int i)
 	return 0;
 }
 
+/*
+ * Memory hotplug onlines added memory as its policy says
+ * (memhp_default_state, /sys/devices/system/memory/auto_online_blocks):
+ * DAMON_ACMA can give back only a block onlined movable, so it checks the
+ * policy before an add and the zone after it, instead of assuming.
+ */
+static bool damon_acma_online_movable(phys_addr_t start)
+{
+	struct page *page = pfn_to_online_page(PHYS_PFN(start));
+
+	return page && zone_idx(page_zone(page)) == ZONE_MOVABLE;
+}
+
 static int damon_acma_add_block(int i)
 {
 	phys_addr_t start = acma.block_start[i];
 	int nid = memory_add_physaddr_to_nid(start);
 	int err;
 
+	/* added memory must come online movable, or it could never go again */
+	switch (mhp_get_default_online_type()) {
+	case MMOP_OFFLINE:
+	case MMOP_ONLINE_KERNEL:
+		pr_warn_once("memory hotplug would not online added memory movable; set memhp_default_state=online_movable\n");
+		return -EINVAL;
+	default:
+		break;
+	}
 	damon_acma_release_memmap(i);
 	err = damon_acma_platform_add(nid, start, acma.block_size);
+	if (!err && !damon_acma_online_movable(start)) {
+		/* a kernel zone could never be given back: take it out again */
+		pr_warn_once("added memory is not onlined movable; set memhp_default_state=online_movable\n");
+		if (!damon_acma_platform_remove(start, acma.block_size))
+			err = -EINVAL;
+	}
 	if (err) {
 		pr_warn_ratelimited("adding %pa failed: %d\n", &start, err);
 		damon_acma_hold_memmap(i);
