@@ -62,12 +62,14 @@ ARCH := $(call unquote,$(CONFIG_SYS_ARCH))
 BOARD_DIR := boards/$(BOARD)
 BOARD_FILE := $(BOARD_DIR)/board.hw
 B := $(O)/$(BOARD)
-KTREE := $(O)/$(ARCH)/linux
+# The debug flavour (CONFIG_KERNEL_DEBUG) is a second kernel tree beside the first.
+KFLAVOUR := $(if $(filter y,$(CONFIG_KERNEL_DEBUG)),-debug)
+KTREE := $(O)/$(ARCH)$(KFLAVOUR)/linux
 KIMAGE_x86_64 := arch/x86/boot/bzImage
 KIMAGE_arm64 := arch/arm64/boot/Image
 KIMAGE := $(KTREE)/$(KIMAGE_$(ARCH))
 KFRAGMENTS := $(CURDIR)/kernel/configs/common.config $(CURDIR)/kernel/configs/$(ARCH).config \
-	$(CURDIR)/$(BOARD_DIR)/kernel.config
+	$(CURDIR)/$(BOARD_DIR)/kernel.config $(if $(KFLAVOUR),$(CURDIR)/kernel/configs/debug.config)
 
 ifdef need-config
 ifeq ($(wildcard $(BOARD_FILE)),)
@@ -347,18 +349,23 @@ run: all
 # paths and the whole suite on the Arm board, as BOARD:GLOB[,GLOB...] (each configured
 # in build/BOARD/.config); not when TESTS= picks tests, nor with TEST_BOARDS= .
 TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85* qemu-x86_64-vm:9* \
-	qemu-arm64:*
+	qemu-arm64:* qemu-x86_64+debug:83*,84*,86*,88*,89*
 TEST_ALSO := $(if $(TESTS),,$(filter-out $(BOARD):%,$(TEST_BOARDS)))
 # make bench on the Arm board also runs the rank power cycle on the default x86 board,
 # in the same run, for figures side by side; BENCH_BOARDS= does not.
 BENCH_BOARDS ?= $(if $(filter arm64,$(ARCH)),$(DEFAULT_BOARD):50-*)
 BENCH_ALSO := $(filter-out $(BOARD):%,$(BENCH_BOARDS))
 
-# other-boards BOARD:GLOBS...: configure and build each board in build/BOARD/.
-other-boards = for tb in $(1); do b=$${tb%%:*}; mkdir -p $(O)/$$b; \
-		[ -f $(O)/$$b/.config ] || $(MAKE) -s BOARD=$$b KCONFIG_CONFIG=$(O)/$$b/.config $${b}_defconfig \
-			> /dev/null || exit 1; \
-		$(MAKE) -s BOARD=$$b KCONFIG_CONFIG=$(O)/$$b/.config all || exit 1; done
+# other-boards BOARD[+debug]:GLOBS...: configure and build each board in build/BOARD/
+# (BOARD+debug: the board on the debug kernel flavour, configured in
+# build/BOARD+debug/.config).
+other-boards = for tb in $(1); do b=$${tb%%:*}; base=$${b%%+*}; mkdir -p $(O)/$$b; \
+		if [ ! -f $(O)/$$b/.config ]; then \
+			$(MAKE) -s BOARD=$$base KCONFIG_CONFIG=$(O)/$$b/.config $${base}_defconfig > /dev/null || exit 1; \
+			if [ "$$b" != "$$base" ]; then echo 'CONFIG_KERNEL_DEBUG=y' >> $(O)/$$b/.config; \
+				KCONFIG_CONFIG=$(O)/$$b/.config kconfig-conf --olddefconfig Kconfig > /dev/null || exit 1; fi; \
+		fi; \
+		$(MAKE) -s BOARD=$$base KCONFIG_CONFIG=$(O)/$$b/.config all || exit 1; done
 
 test-boards:
 	@$(call other-boards,$(TEST_ALSO))

@@ -4,7 +4,7 @@
 # `make test`: the host unit tests, then the end-to-end tests on the selected board.
 #
 #   test.sh --board FILE --kernel IMAGE --initrd CPIO --out DIR [--acpitable AML]...
-#           [--also BOARD:GLOB[,GLOB]...]...
+#           [--also BOARD[+debug]:GLOB[,GLOB]...]...
 #
 # --also runs, after the selected board, the end-to-end tests matching the globs on
 # another board (built beforehand by make: build/BOARD/), in the same TAP stream, the
@@ -160,14 +160,17 @@ e2e() {
 board_acpi_tables=$acpi_tables main_kernel=$kernel board_initrd=$initrd board_firmware=$BOARD_FIRMWARE
 e2e "$outdir" "$board" "$kernel" "$initrd" "" "${TESTS:-*}"
 for a in "${also[@]}"; do
-	b=${a%%:*}
+	# BOARD+debug: the board on the debug kernel flavour (build/<arch>-debug)
+	b=${a%%:*} base=${b%%+*} flavour=
+	[ "$b" != "$base" ] && flavour=-${b#*+}
 	acpi_tables=
-	needs=$("$boardgen" needs "$top/boards/$b/board.hw") || exit 1
+	needs=$("$boardgen" needs "$top/boards/$base/board.hw") || exit 1
 	for t in $needs; do
-		case $t in mpst|ssdt) acpi_tables="$acpi_tables $top/build/$b/$t.aml" ;; esac
+		case $t in mpst|ssdt) acpi_tables="$acpi_tables $top/build/$base/$t.aml" ;; esac
 	done
-	e2e "$top/build/$b/test" "$top/boards/$b/board.hw" "$(board_kernel "$top/boards/$b/board.hw")" \
-		"$top/build/$b/initramfs.cpio.gz" "$b/" "${a#*:}"
+	e2e "$top/build/$b/test" "$top/boards/$base/board.hw" \
+		"$(board_kernel "$top/boards/$base/board.hw" "$flavour")" \
+		"$top/build/$base/initramfs.cpio.gz" "$b/" "${a#*:}"
 done
 
 # make run's demo on the selected board, as a user runs it: it must end with exit 0,

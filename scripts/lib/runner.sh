@@ -194,8 +194,8 @@ qemu_binary() {
 # board_kernel BOARD-FILE: the kernel image make builds for the board's architecture.
 board_kernel() {
 	case $("$boardgen" shell "$1" | sed -n "s/^BOARD_ARCH='\(.*\)'$/\1/p") in
-	arm64) echo "$top/build/arm64/linux/arch/arm64/boot/Image" ;;
-	*) echo "$top/build/x86_64/linux/arch/x86/boot/bzImage" ;;
+	arm64) echo "$top/build/arm64${2:-}/linux/arch/arm64/boot/Image" ;;
+	*) echo "$top/build/x86_64${2:-}/linux/arch/x86/boot/bzImage" ;;
 	esac
 }
 
