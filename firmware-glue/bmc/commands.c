@@ -6,10 +6,13 @@
  * ipmi_sim's own permission table lets only administrators send commands
  * of NetFns above Transport (OEM 0x30, DCMI 0x2c) over LAN. The plugin
  * hooks the LAN channels so that the read commands need user privilege
- * and the set command administrator; sessions that were not authenticated
- * with a password (RMCP+ authentication "none", cipher suite 0) or carry
- * no integrity check are refused altogether. The system interface (the
- * guest's KCS) has no sessions and may send everything.
+ * and the set command administrator. Before any command of a LAN session
+ * is checked, the session is held to its user's own privilege (ipmi_sim
+ * 2.0.33 grants an RMCP+ session whatever role the client asked for);
+ * sessions that were not authenticated with a password (RMCP+
+ * authentication "none", cipher suite 0) or carry no integrity check are
+ * refused altogether. The system interface (the guest's KCS) has no
+ * sessions and may send everything.
  */
 #include <errno.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 #include <OpenIPMI/ipmi_auth.h>
 #include <OpenIPMI/ipmi_err.h>
 #include <OpenIPMI/ipmi_mc.h>
+#include <OpenIPMI/ipmi_msgbits.h>
 
 #include "acma-bmc.h"
 
@@ -229,30 +233,81 @@ static session_t *lan_session(lanserv_data_t *lan, uint32_t sid)
 }
 
 /*
- * Called for every message of an established LAN session, before the
- * permission check. Refuses everything in sessions without password
- * authentication or without integrity (RMCP+ cipher suites 0, 1 and 6),
- * and acma's commands in sessions whose role is below what they need
- * (lanserv runs a session opened for the callback role at user level).
+ * The highest privilege the session's user may have on this channel: the
+ * user's own privilege limit from the user table (lan.conf, or Set User
+ * Access) and the channel's limit; 0 when the user is unknown, disabled or
+ * has no access (0xf).
+ */
+static unsigned char user_limit(lanserv_data_t *lan, const session_t *session)
+{
+	const user_t *user;
+	unsigned char limit;
+
+	if (!session->userid || session->userid > MAX_USERS)
+		return 0;
+	user = &lan->users[session->userid];
+	if (!user->valid || !user->privilege || user->privilege > IPMI_PRIVILEGE_OEM)
+		return 0;
+	limit = user->privilege;
+	if (limit > lan->channel.privilege_limit)
+		limit = lan->channel.privilege_limit;
+	return limit;
+}
+
+/* A Close Session of the sender's own session: always let through. */
+static bool closes_itself(const msg_t *msg)
+{
+	return msg->netfn == IPMI_APP_NETFN && msg->cmd == IPMI_CLOSE_SESSION_CMD &&
+	       msg->len >= 4 && ipmi_get_uint32(msg->data) == msg->sid;
+}
+
+/*
+ * Called for every message of an established LAN session, before
+ * lanserv's own handling and permission check.
+ *
+ * ipmi_sim 2.0.33 sets an RMCP+ session's maximum privilege to the role
+ * the client asked for in RAKP message 1 when the user is looked up by
+ * name only, whatever the user's own privilege (ipmitool -L ADMINISTRATOR
+ * with a user account), and starts every session at user level, even one
+ * opened for the callback role. So before anything else, the session's
+ * maximum privilege is lowered to its user's own limit and its current
+ * privilege to that maximum: Set Session Privilege Level above it then
+ * fails (0x81) and every command, lanserv's and acma's, is checked
+ * against a privilege the account really has.
+ *
+ * Sessions without password authentication or without integrity (RMCP+
+ * cipher suites 0, 1 and 6) and sessions whose user is gone get 0xd4 for
+ * everything but closing themselves.
  */
 static int lan_handle_msg(channel_t *chan, msg_t *msg)
 {
 	lanserv_data_t *lan = chan->chan_info;
 	session_t *session = lan_session(lan, msg->sid);
 	unsigned char cc = IPMI_INSUFFICIENT_PRIVILEGE_CC;
-	unsigned char need = needed_priv(msg->netfn, msg->cmd);
+	unsigned char limit;
 	rsp_msg_t rsp;
 
 	if (!session)
+		return 0;
+	limit = user_limit(lan, session);
+	if (session->max_priv > limit) {
+		lan->sysinfo->log(lan->sysinfo, AUTH_FAILED, msg,
+				  "acma: session of user %u asked for privilege %u, the account has %u: limited to %u",
+				  session->userid, session->max_priv, limit, limit);
+		session->max_priv = limit;
+	}
+	if (session->priv > session->max_priv)
+		session->priv = session->max_priv;
+	if (closes_itself(msg))
 		return 0;
 	if (session->rmcpplus && (!session->auth || !session->integ)) {
 		lan->sysinfo->log(lan->sysinfo, AUTH_FAILED, msg,
 				  "acma: refused a session with RMCP+ authentication %u, integrity %u",
 				  session->auth, session->integ);
-	} else if (need && session->max_priv < need) {
+	} else if (!limit) {
 		lan->sysinfo->log(lan->sysinfo, AUTH_FAILED, msg,
-				  "acma: session role %u below %u", session->max_priv,
-				  need);
+				  "acma: refused a session of user %u, who has no access",
+				  session->userid);
 	} else {
 		return 0;
 	}

@@ -127,7 +127,8 @@ bmc_admin() { bmc_ipmitool -U "$CONFIG_BMC_ADMIN_USER" -P "$CONFIG_BMC_ADMIN_PAS
 # bmc_start: write the BMC's configuration into $out/bmc and start ipmi_sim with acma's
 # plugin, which gets the board's ranks from boardgen (their backing files need not exist
 # yet) and keeps their power states in $out/bmc/state/ranks.state. A VM board has no
-# BMC: nothing is started, $lan_port, $kcs_port and $bmc_pid stay empty.
+# BMC: nothing is started, $lan_port, $kcs_port and $bmc_pid stay empty. A test may add
+# lan.conf user lines (accounts of its private BMC) in $bmc_extra_users.
 bmc_start() {
 	lan_port= kcs_port= bmc_pid=
 	if ! board_has_bmc; then
@@ -157,6 +158,7 @@ bmc_start() {
 	user 1 false "" "" user 1 md5
 	user 2 true "$CONFIG_BMC_ADMIN_USER" "$CONFIG_BMC_ADMIN_PASSWORD" admin 10 md5
 	user 3 true "$CONFIG_BMC_USER" "$CONFIG_BMC_USER_PASSWORD" user 10 md5
+	${bmc_extra_users:-}
 	# acma's DRAM power domains (firmware-glue/PROTOCOL.md).
 	loadlib "$top/build/host/acma-bmc.so" "config=$out/bmc/ranks.conf state=$out/bmc/state/ranks.state"
 	LAN
