@@ -148,11 +148,12 @@ e2e() {
 	runner_cleanup
 	left=$(ls /dev/shm | grep -c "^$shm_prefix-" || true)
 	[ -e "$out/scratch.img" ] && left=$((left + 1))
+	[ -n "${run_dir:-}" ] && [ -e "$run_dir" ] && left=$((left + 1))
 	alive=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done || true)
 	if [ "$left" = 0 ] && [ -z "$alive" ]; then
 		result ok "${prefix}host/runner-cleanup"
 	else
-		result fail "${prefix}host/runner-cleanup" "$left files left in /dev/shm or the scratch disk, processes left: ${alive:-none}"
+		result fail "${prefix}host/runner-cleanup" "$left files left in /dev/shm, the private run folder or the scratch disk, processes left: ${alive:-none}"
 	fi
 }
 

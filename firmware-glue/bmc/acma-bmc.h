@@ -109,6 +109,7 @@ struct acma_power_stats {
  * @sys: ipmi_sim's system data
  * @config_path: the board's BMC configuration (boardgen bmc)
  * @state_path: the persistent rank state file
+ * @kcs_path: UNIX socket for the system interface (kcs=), or NULL
  * @board: board name
  * @states: the power states, in board order
  * @nr_states: number of entries of @states
@@ -124,6 +125,7 @@ struct acma_bmc {
 	sys_data_t *sys;
 	char *config_path;
 	char *state_path;
+	char *kcs_path;
 	char *board;
 	struct acma_state states[ACMA_MAX_STATES];
 	int nr_states;
@@ -169,6 +171,9 @@ void acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
 
 /* commands.c */
 int acma_commands_register(struct acma_bmc *bmc);
+
+/* sysif.c */
+int acma_sysif_unix(struct acma_bmc *bmc);
 
 /* dcmi.c */
 void acma_dcmi_register(struct acma_bmc *bmc);

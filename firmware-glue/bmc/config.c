@@ -481,5 +481,6 @@ void acma_free(struct acma_bmc *bmc)
 	free(bmc->board);
 	free(bmc->config_path);
 	free(bmc->state_path);
+	free(bmc->kcs_path);
 	free(bmc);
 }

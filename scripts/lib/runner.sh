@@ -67,6 +67,7 @@ runner_init() {
 	shm_prefix=acma-$$
 	qemu_pid= bmc_pid= agent_pid=
 	trap runner_cleanup EXIT
+	run_dir_make
 	trap 'say "interrupted"; exit 130' INT TERM
 }
 
@@ -101,6 +102,12 @@ stop_pid() {
 	wait "$1" 2>/dev/null || true
 }
 
+# run_dir_make: the run's private folder, $run_dir (mkdtemp: mode 0700, a name nobody
+# can guess), which holds the BMC's system interface socket; runner_cleanup removes it.
+run_dir_make() {
+	run_dir=$(mktemp -d /dev/shm/acma-run.XXXXXXXX) || die "cannot make a private folder in /dev/shm"
+}
+
 runner_cleanup() {
 	stop_pid "$agent_pid" host-agent
 	stop_pid "$qemu_pid" qemu
@@ -112,6 +119,7 @@ runner_cleanup() {
 	if [ -n "${out:-}" ]; then
 		rm -f "$out/scratch.img"
 	fi
+	case ${run_dir:-} in /dev/shm/acma-run.*) rm -rf -- "$run_dir" ;; esac
 }
 
 # board_has_bmc: does the board have a BMC? Not a VM board (firmware none).
@@ -127,16 +135,22 @@ bmc_admin() { bmc_ipmitool -U "$CONFIG_BMC_ADMIN_USER" -P "$CONFIG_BMC_ADMIN_PAS
 # bmc_start: write the BMC's configuration into $out/bmc and start ipmi_sim with acma's
 # plugin, which gets the board's ranks from boardgen (their backing files need not exist
 # yet) and keeps their power states in $out/bmc/state/ranks.state. A VM board has no
-# BMC: nothing is started, $lan_port, $kcs_port and $bmc_pid stay empty. A test may add
+# BMC: nothing is started, $lan_port, $kcs_sock and $bmc_pid stay empty. A test may add
 # lan.conf user lines (accounts of its private BMC) in $bmc_extra_users.
+#
+# The system interface (KCS, QEMU's ipmi-bmc-extern) is the UNIX socket $kcs_sock in
+# the private $run_dir: ipmi_sim 2.0.33 can only listen on TCP for it (so lan.conf asks
+# for an ephemeral port, 0), and the plugin puts the socket in the place of that
+# listener before ipmi_sim accepts anything (kcs=, firmware-glue/bmc/sysif.c).
 bmc_start() {
-	lan_port= kcs_port= bmc_pid=
+	lan_port= kcs_sock= bmc_pid=
 	if ! board_has_bmc; then
 		step BMC "none (firmware none: a VM guest)"
 		return 0
 	fi
 	lan_port=$(pick_port)
-	kcs_port=$(pick_port)
+	kcs_sock=$run_dir/kcs.sock
+	rm -f "$kcs_sock"
 	mkdir -p "$out/bmc/state"
 	[ -f "$top/build/host/acma-bmc.so" ] || die "$top/build/host/acma-bmc.so is missing: run make"
 	"$boardgen" bmc "$board_file" /dev/shm "$shm_prefix" > "$out/bmc/ranks.conf" || exit 1
@@ -153,25 +167,25 @@ bmc_start() {
 	    allowed_auths_admin md5
 	    guid a5c3a0000000000000000000000000ac
 	  endlan
-	  serial kcs 127.0.0.1 $kcs_port codec VM
+	  serial kcs 127.0.0.1 0 codec VM
 	# User 1 is the anonymous user: disabled.
 	user 1 false "" "" user 1 md5
 	user 2 true "$CONFIG_BMC_ADMIN_USER" "$CONFIG_BMC_ADMIN_PASSWORD" admin 10 md5
 	user 3 true "$CONFIG_BMC_USER" "$CONFIG_BMC_USER_PASSWORD" user 10 md5
 	${bmc_extra_users:-}
 	# acma's DRAM power domains (firmware-glue/PROTOCOL.md).
-	loadlib "$top/build/host/acma-bmc.so" "config=$out/bmc/ranks.conf state=$out/bmc/state/ranks.state"
+	loadlib "$top/build/host/acma-bmc.so" "config=$out/bmc/ranks.conf state=$out/bmc/state/ranks.state kcs=$kcs_sock"
 	LAN
 	ipmi_sim -n -c "$out/bmc/lan.conf" -f "$top/firmware-glue/bmc/acma-bmc.emu" \
 		-s "$out/bmc/state" > "$out/bmc/bmc.log" 2>&1 < /dev/null &
 	bmc_pid=$!
 	for _ in $(seq 100); do
-		port_listening "$kcs_port" tcp && port_listening "$lan_port" udp && break
+		[ -S "$kcs_sock" ] && port_listening "$lan_port" udp && break
 		kill -0 $bmc_pid 2>/dev/null || die "ipmi_sim exited: $(tail -n 5 "$out/bmc/bmc.log")"
 		sleep 0.1
 	done
-	port_listening "$kcs_port" tcp || die "ipmi_sim did not open its ports (see $out/bmc/bmc.log)"
-	step BMC "ipmi_sim pid $bmc_pid: lanplus 127.0.0.1:$lan_port, KCS 127.0.0.1:$kcs_port"
+	[ -S "$kcs_sock" ] || die "ipmi_sim did not open its system interface (see $out/bmc/bmc.log)"
+	step BMC "ipmi_sim pid $bmc_pid: lanplus 127.0.0.1:$lan_port, KCS $kcs_sock"
 }
 
 qemu_base_args() {
@@ -285,7 +299,7 @@ qemu_machine_args() {
 		;;
 	esac
 	if board_has_bmc; then
-		set -- "$@" -chardev "socket,id=ipmi0,host=127.0.0.1,port=$kcs_port,reconnect=10" \
+		set -- "$@" -chardev "socket,id=ipmi0,path=$kcs_sock,reconnect=10" \
 			-device ipmi-bmc-extern,id=bmc0,chardev=ipmi0 -device $kcs,bmc=bmc0
 	fi
 	printf '%s\n' "$@"

@@ -23,6 +23,7 @@ own_bmc_cleanup() {
 	stop_pid "$bmc_pid" ipmi_sim
 	bmc_pid=
 	rm -f /dev/shm/"$shm_prefix"-*
+	case ${run_dir:-} in /dev/shm/acma-run.*) rm -rf -- "$run_dir" ;; esac
 	[ -n "${own_dir:-}" ] && rm -rf "$own_dir"
 }
 
@@ -34,6 +35,7 @@ own_bmc_setup() {
 	out=$own_dir board_file=$test_board shm_prefix=acma-bmctest-$$ bmc_pid=
 	trap own_bmc_cleanup EXIT
 	trap 'exit 130' INT TERM
+	run_dir_make
 	while read -r _ _ path _ size; do
 		truncate -s "$size" "$path" || fail "cannot create $path"
 	done < <("$boardgen" backing-files "$board_file" /dev/shm "$shm_prefix")
