@@ -163,6 +163,7 @@ void acma_log(struct acma_bmc *bmc, int type, const char *fmt, ...)
 uint32_t acma_power_now(const struct acma_bmc *bmc);
 void acma_stats_update(struct acma_bmc *bmc);
 int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel);
+int acma_private_dir(struct acma_bmc *bmc, const char *path, const char *what);
 
 /* sensors.c */
 void acma_sensors_init(struct acma_bmc *bmc);

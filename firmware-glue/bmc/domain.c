@@ -4,15 +4,21 @@
  *
  * A transition into a state that loses contents really drops them: every
  * backing file of the rank is punched over its whole range, so the guest
- * reads zeros afterwards. Each transition is persisted, logged in the SEL
+ * reads zeros afterwards; if that cannot be done (a file missing, a
+ * symlink, not a regular file of the range's size, outside a private
+ * folder, or a punch failing) the transition fails and the rank keeps its
+ * state. Each transition is persisted, logged in the SEL
  * and reflected in the rank's memory sensor.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,34 +96,123 @@ void acma_stats_update(struct acma_bmc *bmc)
 		st->max_mw = now_mw;
 }
 
-/* Drop the contents of every backing file of @rank. */
-static void drop_contents(struct acma_bmc *bmc, int rank)
+/**
+ * acma_private_dir() - is @path's folder ours alone?
+ * @bmc: the plugin, for the log
+ * @path: a file's path
+ * @what: what the file is, for the log
+ *
+ * Return: 0 if the folder that holds @path is a real folder (not a
+ * symlink) owned by the BMC's user with no access for others (0700), else
+ * an errno value (logged).
+ */
+int acma_private_dir(struct acma_bmc *bmc, const char *path, const char *what)
+{
+	char *copy = strdup(path);
+	struct stat st;
+	int err = 0;
+
+	if (!copy)
+		return ENOMEM;
+	if (lstat(dirname(copy), &st)) {
+		err = errno;
+		acma_log(bmc, OS_ERROR, "acma: %s %s: folder: %s", what, path,
+			 strerror(err));
+	} else if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+		   (st.st_mode & 077)) {
+		err = EPERM;
+		acma_log(bmc, OS_ERROR,
+			 "acma: %s %s: its folder must be our own with mode 0700 (it is %s, mode %o, uid %u)",
+			 what, path, S_ISDIR(st.st_mode) ? "a folder" : "not a folder",
+			 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
+	}
+	free(copy);
+	return err;
+}
+
+/*
+ * Open backing file @rg of @rank for the punch: in a private folder, not
+ * through a symlink, a regular file of the range's size. Return the
+ * descriptor, or -1 with the reason logged and in errno.
+ */
+static int open_backing(struct acma_bmc *bmc, int rank,
+			const struct acma_range *rg)
+{
+	struct stat st;
+	int fd, err;
+
+	err = acma_private_dir(bmc, rg->path, "backing file");
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	fd = open(rg->path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		acma_log(bmc, OS_ERROR, "acma: rank %d: %s: %s%s", rank, rg->path,
+			 strerror(err), err == ELOOP ? " (a symlink)" : "");
+		errno = err;
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		err = errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		err = EINVAL;
+		acma_log(bmc, OS_ERROR, "acma: rank %d: %s is not a regular file",
+			 rank, rg->path);
+	} else if ((uint64_t)st.st_size != rg->size) {
+		err = EINVAL;
+		acma_log(bmc, OS_ERROR,
+			 "acma: rank %d: %s has %lld bytes, the rank's range %llu",
+			 rank, rg->path, (long long)st.st_size,
+			 (unsigned long long)rg->size);
+	}
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Drop the contents of every backing file of @rank: open and check them
+ * all first, then punch each over its whole range. Return 0, or an errno
+ * value (logged) when a file is not as it must be or a punch failed: the
+ * contents cannot be known to be gone, so the rank must not be reported
+ * off.
+ */
+static int drop_contents(struct acma_bmc *bmc, int rank)
 {
 	const struct acma_rank *rk = &bmc->ranks[rank];
-	int i, fd;
+	int fds[ACMA_MAX_RANGES];
+	int i, n, err = 0;
 
-	for (i = 0; i < rk->nr_ranges; i++) {
+	for (n = 0; n < rk->nr_ranges; n++) {
+		fds[n] = open_backing(bmc, rank, &rk->ranges[n]);
+		if (fds[n] < 0) {
+			err = errno;
+			break;
+		}
+	}
+	for (i = 0; !err && i < n; i++) {
 		const struct acma_range *rg = &rk->ranges[i];
 
-		fd = open(rg->path, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			acma_log(bmc, OS_ERROR,
-				 "acma: rank %d: %s: %s; nothing to drop", rank,
-				 rg->path, strerror(errno));
-			continue;
-		}
-		if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
-			      rg->size))
-			acma_log(bmc, OS_ERROR,
-				 "acma: rank %d: cannot drop %s: %s", rank,
-				 rg->path, strerror(errno));
-		else
+		if (fallocate(fds[i], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+			      rg->size)) {
+			err = errno;
+			acma_log(bmc, OS_ERROR, "acma: rank %d: cannot drop %s: %s",
+				 rank, rg->path, strerror(err));
+		} else {
 			acma_log(bmc, INFO,
 				 "acma: rank %d: dropped %s (0x%llx+0x%llx)", rank,
 				 rg->path, (unsigned long long)rg->base,
 				 (unsigned long long)rg->size);
-		close(fd);
+		}
 	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return err;
 }
 
 /* Simulate the time the rank takes to leave @state (capped). */
@@ -141,13 +236,14 @@ static void wait_exit_latency(const struct acma_rank *rk, int state)
  * @state: state index, < @bmc->nr_states
  * @channel: IPMI channel the request came in on, for the log
  *
- * Does nothing if the rank is in @state already. Powering up waits the exit
- * latency of the old state; entering a state that loses contents punches
- * the rank's backing files. The new state is saved before the answer, then
- * logged in the SEL and shown by the rank's sensor.
+ * Does nothing if the rank is in @state already. Entering a state that
+ * loses contents first punches the rank's backing files; powering up waits
+ * the exit latency of the old state. The new state is saved before the
+ * answer, then logged in the SEL and shown by the rank's sensor.
  *
- * Return: 0 on success, an errno value if the state could not be saved
- * (the rank then keeps its old state).
+ * Return: 0 on success, an errno value if the contents could not be
+ * dropped or the state could not be saved (the rank then keeps its old
+ * state).
  */
 int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
 {
@@ -158,6 +254,16 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
 
 	if (old == state)
 		return 0;
+	if (bmc->states[old].kept && !bmc->states[state].kept) {
+		err = drop_contents(bmc, rank);
+		if (err) {
+			acma_log(bmc, OS_ERROR,
+				 "acma: rank %d (%s): %s -> %s refused (channel %d): contents not dropped",
+				 rank, bmc->dimms[rk->dimm], bmc->states[old].name,
+				 bmc->states[state].name, channel);
+			return err;
+		}
+	}
 	acma_stats_update(bmc);
 	rk->state = state;
 	rk->transitions++;
@@ -169,8 +275,6 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
 		rk->last_change = old_change;
 		return err;
 	}
-	if (bmc->states[old].kept && !bmc->states[state].kept)
-		drop_contents(bmc, rank);
 	if (state == bmc->on_state)
 		wait_exit_latency(rk, old);
 	acma_log(bmc, INFO, "acma: rank %d (%s): %s -> %s (channel %d)", rank,

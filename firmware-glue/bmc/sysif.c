@@ -27,7 +27,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -117,30 +116,6 @@ static int close_tcp_listener(serserv_data_t *ser)
 	return 0;
 }
 
-/* Is @path's folder a real folder of ours that nobody else may enter? */
-static int private_dir(struct acma_bmc *bmc, const char *path)
-{
-	char *copy = strdup(path);
-	struct stat st;
-	int err = 0;
-
-	if (!copy)
-		return ENOMEM;
-	if (lstat(dirname(copy), &st)) {
-		err = errno;
-		acma_log(bmc, SETUP_ERROR, "acma: kcs=%s: %s", path, strerror(err));
-	} else if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-		   (st.st_mode & 077)) {
-		err = EPERM;
-		acma_log(bmc, SETUP_ERROR,
-			 "acma: kcs=%s: the folder must be our own, mode 0700 (it is %s, mode %o, uid %u)",
-			 path, S_ISDIR(st.st_mode) ? "a folder" : "not a folder",
-			 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
-	}
-	free(copy);
-	return err;
-}
-
 /**
  * acma_sysif_unix() - move the system interface to the UNIX socket kcs=PATH
  * @bmc: the plugin; @bmc->kcs_path set, @bmc->mc configured
@@ -173,7 +148,7 @@ int acma_sysif_unix(struct acma_bmc *bmc)
 			 sizeof(sun.sun_path) - 1);
 		return ENAMETOOLONG;
 	}
-	err = private_dir(bmc, path);
+	err = acma_private_dir(bmc, path, "system interface socket");
 	if (err)
 		return err;
 	strcpy(sun.sun_path, path);
