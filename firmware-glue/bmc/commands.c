@@ -154,8 +154,9 @@ static void cmd_get_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	}
 	rk = &bmc->ranks[d];
 	now = time(NULL);
+	/* last_change is a 32-bit Unix time (acma_state_read() checks it) */
 	if (rk->last_change) {
-		diff = now > rk->last_change ? now - rk->last_change : 0;
+		diff = now > rk->last_change ? (uint64_t)now - (uint64_t)rk->last_change : 0;
 		age = diff < UINT32_MAX ? diff : UINT32_MAX - 1;
 	}
 	rdata[0] = 0;
