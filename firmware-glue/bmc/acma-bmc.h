@@ -110,6 +110,7 @@ struct acma_power_stats {
  * @config_path: the board's BMC configuration (boardgen bmc)
  * @state_path: the persistent rank state file
  * @kcs_path: UNIX socket for the system interface (kcs=), or NULL
+ * @audit_path: the durable transition log, transitions.log beside the state file
  * @board: board name
  * @states: the power states, in board order
  * @nr_states: number of entries of @states
@@ -126,6 +127,7 @@ struct acma_bmc {
 	char *config_path;
 	char *state_path;
 	char *kcs_path;
+	char *audit_path;
 	char *board;
 	struct acma_state states[ACMA_MAX_STATES];
 	int nr_states;
@@ -162,13 +164,15 @@ void acma_log(struct acma_bmc *bmc, int type, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 uint32_t acma_power_now(const struct acma_bmc *bmc);
 void acma_stats_update(struct acma_bmc *bmc);
-int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel);
+int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who);
+void acma_audit(struct acma_bmc *bmc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int acma_private_dir(struct acma_bmc *bmc, const char *path, const char *what);
 
 /* sensors.c */
 void acma_sensors_init(struct acma_bmc *bmc);
 void acma_sensor_update(struct acma_bmc *bmc, int rank);
-void acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
+int acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
 
 /* commands.c */
 int acma_commands_register(struct acma_bmc *bmc);

@@ -167,11 +167,46 @@ static void cmd_get_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	*rdata_len = 11;
 }
 
+static session_t *lan_session(lanserv_data_t *lan, uint32_t sid);
+
+/* Who sent @msg: the LAN session's user, or the system interface. */
+static void requester(struct acma_bmc *bmc, const msg_t *msg, char *buf, size_t len)
+{
+	channel_t **chans = bmc->mc ? bmc->sys->mc_get_channelset(bmc->mc) : bmc->sys->chan_set;
+	channel_t *chan = msg->channel < IPMI_MAX_CHANNELS ? chans[msg->channel] : NULL;
+	const session_t *session;
+	lanserv_data_t *lan;
+	char name[17];
+	int i;
+
+	if (!chan || chan->medium_type != IPMI_CHANNEL_MEDIUM_8023_LAN) {
+		if (msg->channel == 15)
+			snprintf(buf, len, "the system interface (channel 15)");
+		else
+			snprintf(buf, len, "channel %u", msg->channel);
+		return;
+	}
+	lan = chan->chan_info;
+	session = lan_session(lan, msg->sid);
+	if (!session || !session->userid || session->userid > MAX_USERS) {
+		snprintf(buf, len, "an unknown session over LAN channel %u", msg->channel);
+		return;
+	}
+	memcpy(name, lan->users[session->userid].username, 16);
+	name[16] = '\0';
+	for (i = 0; name[i]; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e || name[i] == '\'')
+			name[i] = '?';
+	snprintf(buf, len, "user '%s' (id %u) over LAN channel %u, session 0x%08x",
+		 name, session->userid, msg->channel, msg->sid);
+}
+
 static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 			  unsigned int *rdata_len, void *cb_data)
 {
 	struct acma_bmc *bmc = cb_data;
 	unsigned int d, s;
+	char who[128];
 	int old;
 
 	(void)mc;
@@ -185,7 +220,8 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 		return;
 	}
 	old = bmc->ranks[d].state;
-	if (acma_set_state(bmc, d, s, msg->channel)) {
+	requester(bmc, msg, who, sizeof(who));
+	if (acma_set_state(bmc, d, s, who)) {
 		reply_cc(rdata, rdata_len, IPMI_UNKNOWN_ERR_CC);
 		return;
 	}

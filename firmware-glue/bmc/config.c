@@ -526,5 +526,6 @@ void acma_free(struct acma_bmc *bmc)
 	free(bmc->config_path);
 	free(bmc->state_path);
 	free(bmc->kcs_path);
+	free(bmc->audit_path);
 	free(bmc);
 }

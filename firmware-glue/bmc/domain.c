@@ -47,6 +47,44 @@ void acma_log(struct acma_bmc *bmc, int type, const char *fmt, ...)
 }
 
 /**
+ * acma_audit() - append a line to the durable transition log
+ * @bmc: the plugin
+ * @fmt: printf format of the line, without time and newline
+ *
+ * The line, prefixed with the UTC time, goes to @bmc->audit_path (opened
+ * for each line with O_APPEND and O_NOFOLLOW, mode 0600, synced to disk
+ * before this returns) and through acma_log() to ipmi_sim's log and
+ * stderr. A failure to write it is logged there.
+ */
+void acma_audit(struct acma_bmc *bmc, const char *fmt, ...)
+{
+	char msg[768], line[896], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+	int fd, len;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	acma_log(bmc, INFO, "acma: %s", msg);
+	if (!bmc->audit_path)
+		return;
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	len = snprintf(line, sizeof(line), "%s %s\n", when, msg);
+	if (len >= (int)sizeof(line))
+		len = sizeof(line) - 1;
+	fd = open(bmc->audit_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0 || write(fd, line, len) != len || fdatasync(fd))
+		acma_log(bmc, OS_ERROR, "acma: cannot log to %s: %s", bmc->audit_path,
+			 strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/**
  * acma_power_now() - DRAM power drawn now
  * @bmc: the plugin
  *
@@ -234,21 +272,23 @@ static void wait_exit_latency(const struct acma_rank *rk, int state)
  * @bmc: the plugin
  * @rank: rank id, < @bmc->nr_ranks
  * @state: state index, < @bmc->nr_states
- * @channel: IPMI channel the request came in on, for the log
+ * @who: who asked (user and channel, or the system interface), for the logs
  *
  * Does nothing if the rank is in @state already. Entering a state that
  * loses contents first punches the rank's backing files; powering up waits
  * the exit latency of the old state. The new state is saved before the
- * answer, then logged in the SEL and shown by the rank's sensor.
+ * answer, then logged in the SEL and shown by the rank's sensor. Every
+ * transition, and every refused one, is also appended to the durable
+ * transition log with @who, whether the SEL took it or not.
  *
  * Return: 0 on success, an errno value if the contents could not be
  * dropped or the state could not be saved (the rank then keeps its old
  * state).
  */
-int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
+int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who)
 {
 	struct acma_rank *rk = &bmc->ranks[rank];
-	int old = rk->state, err;
+	int old = rk->state, err, sel_err;
 	uint32_t old_count = rk->transitions;
 	time_t old_change = rk->last_change;
 
@@ -257,10 +297,9 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
 	if (bmc->states[old].kept && !bmc->states[state].kept) {
 		err = drop_contents(bmc, rank);
 		if (err) {
-			acma_log(bmc, OS_ERROR,
-				 "acma: rank %d (%s): %s -> %s refused (channel %d): contents not dropped",
-				 rank, bmc->dimms[rk->dimm], bmc->states[old].name,
-				 bmc->states[state].name, channel);
+			acma_audit(bmc, "rank %d (%s): %s -> %s by %s refused: contents not dropped (%s)",
+				   rank, bmc->dimms[rk->dimm], bmc->states[old].name,
+				   bmc->states[state].name, who, strerror(err));
 			return err;
 		}
 	}
@@ -273,14 +312,20 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
 		rk->state = old;
 		rk->transitions = old_count;
 		rk->last_change = old_change;
+		acma_audit(bmc, "rank %d (%s): %s -> %s by %s refused: state not saved (%s)",
+			   rank, bmc->dimms[rk->dimm], bmc->states[old].name,
+			   bmc->states[state].name, who, strerror(err));
 		return err;
 	}
 	if (state == bmc->on_state)
 		wait_exit_latency(rk, old);
-	acma_log(bmc, INFO, "acma: rank %d (%s): %s -> %s (channel %d)", rank,
-		 bmc->dimms[rk->dimm], bmc->states[old].name,
-		 bmc->states[state].name, channel);
 	acma_sensor_update(bmc, rank);
-	acma_sel_transition(bmc, rank, old);
+	sel_err = acma_sel_transition(bmc, rank, old);
+	acma_audit(bmc, "rank %d (%s): %s -> %s by %s%s%s", rank,
+		   bmc->dimms[rk->dimm], bmc->states[old].name,
+		   bmc->states[state].name, who,
+		   sel_err == EAGAIN ? "; SEL full: not in the SEL, its overflow flag set" :
+		   sel_err ? "; not in the SEL: " : "",
+		   sel_err && sel_err != EAGAIN ? strerror(sel_err) : "");
 	return 0;
 }

@@ -55,6 +55,20 @@ static int parse_args(struct acma_bmc *bmc, const char *initstr)
 	return err;
 }
 
+/* The transition log: transitions.log in the state file's folder. */
+static int audit_path(struct acma_bmc *bmc)
+{
+	const char *slash = strrchr(bmc->state_path, '/');
+	size_t dir = slash ? (size_t)(slash - bmc->state_path) + 1 : 0;
+
+	bmc->audit_path = malloc(dir + sizeof("transitions.log"));
+	if (!bmc->audit_path)
+		return ENOMEM;
+	memcpy(bmc->audit_path, bmc->state_path, dir);
+	strcpy(bmc->audit_path + dir, "transitions.log");
+	return 0;
+}
+
 /**
  * ipmi_sim_module_init() - load the board and the saved rank states
  * @sys: ipmi_sim's system data
@@ -71,6 +85,8 @@ int ipmi_sim_module_init(sys_data_t *sys, const char *initstr)
 		return ENOMEM;
 	bmc->sys = sys;
 	err = parse_args(bmc, initstr);
+	if (!err)
+		err = audit_path(bmc);
 	if (!err)
 		err = acma_config_read(bmc);
 	if (!err)
