@@ -76,6 +76,7 @@ struct acma_range {
  * @state: current state, index into &acma_bmc.states
  * @transitions: number of state changes since the state file was created
  * @last_change: wall-clock time of the last change, 0 if never changed
+ * @usable_at: CLOCK_MONOTONIC ns when the rank's last power-on completes
  */
 struct acma_rank {
 	int dimm;
@@ -86,6 +87,7 @@ struct acma_rank {
 	int state;
 	uint32_t transitions;
 	time_t last_change;
+	uint64_t usable_at;
 };
 
 /**
@@ -163,6 +165,7 @@ void acma_free(struct acma_bmc *bmc);
 void acma_log(struct acma_bmc *bmc, int type, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 uint32_t acma_power_now(const struct acma_bmc *bmc);
+uint64_t acma_usable_in(const struct acma_bmc *bmc, int rank);
 void acma_stats_update(struct acma_bmc *bmc);
 int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who);
 void acma_audit(struct acma_bmc *bmc, const char *fmt, ...)
@@ -176,6 +179,7 @@ int acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
 
 /* commands.c */
 int acma_commands_register(struct acma_bmc *bmc);
+int acma_defer_init(struct acma_bmc *bmc);
 
 /* sysif.c */
 int acma_sysif_unix(struct acma_bmc *bmc);

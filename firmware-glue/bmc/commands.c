@@ -169,6 +169,159 @@ static void cmd_get_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 
 static session_t *lan_session(lanserv_data_t *lan, uint32_t sid);
 
+/*
+ * Answers held back until a rank that was powered on is usable.
+ *
+ * ipmi_sim has one event loop, so the exit latency must not be slept in a
+ * command handler. A handler cannot answer later either, but the channel
+ * hook oem_handle_rsp is called with the response right after the handler
+ * returned (ipmi_handle_smi_rsp()), and a non-zero return hands the
+ * message, a heap copy made by channel_smi_send(), to the hook. So
+ * cmd_set_power() notes how long its answer must wait (defer.wait_ns),
+ * the hook takes the response that follows, and a timer sends it with the
+ * channel's return_rsp() and frees the message. Sessions closed meanwhile
+ * are handled by lanserv (the answer is dropped). When no slot is free or
+ * the message came in on a channel without the hook, the handler sleeps
+ * as before.
+ */
+#define DEFER_SLOTS	16
+#define DEFER_MAX_RSP	64
+
+struct deferred {
+	struct acma_bmc *bmc;
+	ipmi_timer_t *timer;
+	channel_t *chan;
+	msg_t *msg;
+	unsigned char netfn, cmd;
+	unsigned char data[DEFER_MAX_RSP];
+	unsigned int len;
+	bool busy;
+};
+
+static struct {
+	struct deferred slot[DEFER_SLOTS];
+	int (*prev_rsp[IPMI_MAX_CHANNELS])(channel_t *, msg_t *, rsp_msg_t *);
+	uint64_t wait_ns;	/* set by a handler for the response that follows */
+	bool ready;
+} defer;
+
+static struct deferred *free_slot(void)
+{
+	int i;
+
+	for (i = 0; defer.ready && i < DEFER_SLOTS; i++)
+		if (!defer.slot[i].busy)
+			return &defer.slot[i];
+	return NULL;
+}
+
+static void deferred_send(void *cb_data)
+{
+	struct deferred *d = cb_data;
+	rsp_msg_t rsp = {
+		.netfn = d->netfn, .cmd = d->cmd, .data = d->data, .data_len = d->len,
+	};
+
+	d->chan->return_rsp(d->chan, d->msg, &rsp);
+	d->chan->free(d->chan, d->msg);
+	d->msg = NULL;
+	d->busy = false;
+}
+
+static int defer_rsp(channel_t *chan, msg_t *msg, rsp_msg_t *rsp)
+{
+	int (*prev)(channel_t *, msg_t *, rsp_msg_t *) = defer.prev_rsp[chan->channel_num];
+	struct deferred *d;
+	struct timeval tv;
+	uint64_t ns = defer.wait_ns;
+
+	defer.wait_ns = 0;
+	d = ns ? free_slot() : NULL;
+	if (!d || rsp->data_len > DEFER_MAX_RSP)
+		return prev ? prev(chan, msg, rsp) : 0;
+	d->chan = chan;
+	d->msg = msg;
+	d->netfn = rsp->netfn;
+	d->cmd = rsp->cmd;
+	memcpy(d->data, rsp->data, rsp->data_len);
+	d->len = rsp->data_len;
+	tv.tv_sec = ns / 1000000000ULL;
+	tv.tv_usec = (ns % 1000000000ULL) / 1000;
+	if (d->bmc->sys->start_timer(d->timer, &tv)) {
+		/* cannot wait: answer now rather than never */
+		d->msg = NULL;
+		return prev ? prev(chan, msg, rsp) : 0;
+	}
+	d->busy = true;
+	return 1;
+}
+
+/* Does @msg's response go through defer_rsp(), with a slot free for it? */
+static bool can_defer(struct acma_bmc *bmc, const msg_t *msg)
+{
+	channel_t *chan = msg->orig_channel;
+
+	if (!chan && msg->channel < IPMI_MAX_CHANNELS)
+		chan = bmc->sys->mc_get_channelset(bmc->mc)[msg->channel];
+	return chan && chan->oem.oem_handle_rsp == defer_rsp && free_slot();
+}
+
+/* The answer to @msg must wait @ns: hold it back, or sleep if that cannot be. */
+static void answer_after(struct acma_bmc *bmc, const msg_t *msg, uint64_t ns)
+{
+	struct timespec ts;
+
+	if (!ns)
+		return;
+	if (can_defer(bmc, msg)) {
+		defer.wait_ns = ns;
+		return;
+	}
+	ts.tv_sec = ns / 1000000000ULL;
+	ts.tv_nsec = ns % 1000000000ULL;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/**
+ * acma_defer_init() - hook the LAN and system-interface channels' responses
+ * @bmc: the plugin; @bmc->mc configured
+ *
+ * Called in post-init, once ipmi_sim's chan_init() has run (it uses the
+ * system interface's hook to learn the BMC's IDs); a hook found there is
+ * chained.
+ *
+ * Return: 0, or an errno value (logged); without it the exit latency is
+ * slept in the handler as a fallback.
+ */
+int acma_defer_init(struct acma_bmc *bmc)
+{
+	channel_t **chans = bmc->sys->mc_get_channelset(bmc->mc);
+	int i, err;
+
+	for (i = 0; i < DEFER_SLOTS; i++) {
+		defer.slot[i].bmc = bmc;
+		err = bmc->sys->alloc_timer(bmc->sys, deferred_send, &defer.slot[i],
+					    &defer.slot[i].timer);
+		if (err) {
+			acma_log(bmc, SETUP_ERROR, "acma: cannot allocate a timer: %s",
+				 strerror(err));
+			return err;
+		}
+	}
+	for (i = 0; i < IPMI_MAX_CHANNELS; i++) {
+		channel_t *chan = chans[i];
+
+		if (!chan || (chan->medium_type != IPMI_CHANNEL_MEDIUM_8023_LAN &&
+			      chan->medium_type != IPMI_CHANNEL_MEDIUM_RS232))
+			continue;
+		defer.prev_rsp[i] = chan->oem.oem_handle_rsp;
+		chan->oem.oem_handle_rsp = defer_rsp;
+	}
+	defer.ready = true;
+	return 0;
+}
+
 /* Who sent @msg: the LAN session's user, or the system interface. */
 static void requester(struct acma_bmc *bmc, const msg_t *msg, char *buf, size_t len)
 {
@@ -225,6 +378,9 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 		reply_cc(rdata, rdata_len, IPMI_UNKNOWN_ERR_CC);
 		return;
 	}
+	/* a completed "on" means usable: answer once the exit latency passed */
+	if (s == (unsigned int)bmc->on_state)
+		answer_after(bmc, msg, acma_usable_in(bmc, d));
 	rdata[0] = 0;
 	rdata[1] = d;
 	rdata[2] = s;

@@ -253,18 +253,28 @@ static int drop_contents(struct acma_bmc *bmc, int rank)
 	return err;
 }
 
-/* Simulate the time the rank takes to leave @state (capped). */
-static void wait_exit_latency(const struct acma_rank *rk, int state)
+static uint64_t mono_ns(void)
 {
-	uint64_t ns = rk->latency_ns[state];
 	struct timespec ts;
 
-	if (ns > ACMA_MAX_EXIT_WAIT_NS)
-		ns = ACMA_MAX_EXIT_WAIT_NS;
-	ts.tv_sec = ns / 1000000000ULL;
-	ts.tv_nsec = ns % 1000000000ULL;
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/**
+ * acma_usable_in() - time until a rank that was powered on is usable
+ * @bmc: the plugin
+ * @rank: rank id
+ *
+ * Return: nanoseconds left of the exit latency (capped at
+ * ACMA_MAX_EXIT_WAIT_NS) of the state the rank last left for "on", 0 if
+ * none is left.
+ */
+uint64_t acma_usable_in(const struct acma_bmc *bmc, int rank)
+{
+	uint64_t now = mono_ns(), at = bmc->ranks[rank].usable_at;
+
+	return at > now ? at - now : 0;
 }
 
 /**
@@ -275,8 +285,10 @@ static void wait_exit_latency(const struct acma_rank *rk, int state)
  * @who: who asked (user and channel, or the system interface), for the logs
  *
  * Does nothing if the rank is in @state already. Entering a state that
- * loses contents first punches the rank's backing files; powering up waits
- * the exit latency of the old state. The new state is saved before the
+ * loses contents first punches the rank's backing files; powering up starts
+ * the exit latency of the old state (acma_usable_in() tells how much of it
+ * is left; the caller answers once it has passed). The new state is saved
+ * before the
  * answer, then logged in the SEL and shown by the rank's sensor. Every
  * transition, and every refused one, is also appended to the durable
  * transition log with @who, whether the SEL took it or not.
@@ -317,8 +329,13 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who)
 			   bmc->states[state].name, who, strerror(err));
 		return err;
 	}
-	if (state == bmc->on_state)
-		wait_exit_latency(rk, old);
+	if (state == bmc->on_state) {
+		uint64_t ns = rk->latency_ns[old];
+
+		if (ns > ACMA_MAX_EXIT_WAIT_NS)
+			ns = ACMA_MAX_EXIT_WAIT_NS;
+		rk->usable_at = mono_ns() + ns;
+	}
 	acma_sensor_update(bmc, rank);
 	sel_err = acma_sel_transition(bmc, rank, old);
 	acma_audit(bmc, "rank %d (%s): %s -> %s by %s%s%s", rank,
