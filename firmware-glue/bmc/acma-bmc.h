@@ -181,6 +181,9 @@ int acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
 int acma_commands_register(struct acma_bmc *bmc);
 int acma_defer_init(struct acma_bmc *bmc);
 
+/* sessions.c */
+int acma_sessions_init(struct acma_bmc *bmc);
+
 /* sysif.c */
 int acma_sysif_unix(struct acma_bmc *bmc);
 

@@ -93,6 +93,8 @@ int ipmi_sim_module_init(sys_data_t *sys, const char *initstr)
 		err = acma_state_read(bmc);
 	if (!err)
 		err = acma_commands_register(bmc);
+	if (!err)
+		err = acma_sessions_init(bmc);
 	if (err) {
 		acma_free(bmc);
 		return err;
