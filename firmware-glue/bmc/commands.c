@@ -52,9 +52,18 @@ static void put_u64(unsigned char *p, uint64_t v)
 		p[i] = v >> (8 * i);
 }
 
-static unsigned int put_name(unsigned char *p, const char *name)
+/*
+ * Put @name as a length byte and its bytes at @p, at most @room bytes in
+ * all: ipmi_sim's answer buffer (*rdata_len on entry) is 36 bytes.
+ */
+static unsigned int put_name(unsigned char *p, const char *name, unsigned int room)
 {
 	size_t len = strnlen(name, ACMA_NAME_MAX);
+
+	if (!room)
+		return 0;
+	if (len > room - 1)
+		len = room - 1;
 
 	p[0] = len;
 	memcpy(p + 1, name, len);
@@ -81,6 +90,7 @@ static void cmd_get_domain(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 			   unsigned int *rdata_len, void *cb_data)
 {
 	struct acma_bmc *bmc = cb_data;
+	unsigned int room = *rdata_len;
 	const struct acma_rank *rk;
 	unsigned int d, k;
 
@@ -102,7 +112,8 @@ static void cmd_get_domain(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	rdata[4] = k;
 	put_u64(rdata + 5, rk->ranges[k].base);
 	put_u64(rdata + 13, rk->ranges[k].size);
-	*rdata_len = 21 + put_name(rdata + 21, bmc->dimms[rk->dimm]);
+	*rdata_len = 21 + put_name(rdata + 21, bmc->dimms[rk->dimm],
+				     room > 21 ? room - 21 : 0);
 }
 
 static void cmd_get_state_info(lmc_data_t *mc, msg_t *msg,
@@ -110,6 +121,7 @@ static void cmd_get_state_info(lmc_data_t *mc, msg_t *msg,
 			       void *cb_data)
 {
 	struct acma_bmc *bmc = cb_data;
+	unsigned int room = *rdata_len;
 	const struct acma_rank *rk;
 	unsigned int d, s;
 
@@ -131,7 +143,8 @@ static void cmd_get_state_info(lmc_data_t *mc, msg_t *msg,
 		   (s == (unsigned int)bmc->on_state ? 0x02 : 0);
 	ipmi_set_uint32(rdata + 4, rk->power_mw[s]);
 	put_u64(rdata + 8, rk->latency_ns[s]);
-	*rdata_len = 16 + put_name(rdata + 16, bmc->states[s].name);
+	*rdata_len = 16 + put_name(rdata + 16, bmc->states[s].name,
+				     room > 16 ? room - 16 : 0);
 }
 
 static void cmd_get_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
