@@ -30,11 +30,11 @@ as() {
 adm() { as lanplus 3 "$admin" "$admin_pw" ADMINISTRATOR "$@" 2>/dev/null; }
 rank0() { adm raw 0x30 0x43 0 | awk '{ print $2 }'; }
 
-# row IFACE SUITE-OR-AUTH USER PASSWORD LEVEL "READ POWER PASSWD": try the three
+# row IFACE SUITE-OR-AUTH USER PASSWORD LEVEL "READ POWER PASSWD" [NOTE]: try the three
 # actions, print the row, count it failed unless each outcome is the expected one.
 rows=0 bad=0
 row() {
-	local iface=$1 ca=$2 u=$3 p=$4 l=$5 want=$6 r w pw got ans
+	local iface=$1 ca=$2 u=$3 p=$4 l=$5 want=$6 note=${7:-} r w pw got ans
 	# read
 	ans=$(as "$iface" "$ca" "$u" "$p" "$l" raw 0x30 0x43 0 2>/dev/null)
 	case $ans in " 00 "*|"00 "*) r=ok ;; *) r=no ;; esac
@@ -59,17 +59,17 @@ row() {
 	got="$r $w $pw"
 	rows=$((rows + 1))
 	if [ "$got" = "$want" ]; then verdict=PASS; else verdict=FAIL; bad=$((bad + 1)); fi
-	printf '%-4s %-8s %-6s %-14s %-13s %-10s %s\n' "$verdict" "$iface" "$ca" \
-		"${u:-(empty)}" "$l" "$want" "$got"
+	printf '%-4s %-8s %-8s %-14s %-13s %-10s %-10s %s\n' "$verdict" "$iface" "$ca" \
+		"${u:-(empty)}" "$l" "$want" "$got" "$note"
 }
 
-printf '%-4s %-8s %-6s %-14s %-13s %-10s %-10s\n' "" iface "cs/au" account "-L" \
+printf '%-4s %-8s %-8s %-14s %-13s %-10s %-10s\n' "" iface "cs/auth" account "-L" \
 	"want r/p/w" "got r/p/w"
 none="no no no" read="ok no no" all="ok ok ok"
 # lanplus, cipher suite 3 (RAKP-HMAC-SHA1, HMAC-SHA1-96, AES-CBC-128)
-row lanplus 3 "" "" USER "$none"					# anonymous
-row lanplus 3 "" "$admin_pw" ADMINISTRATOR "$none"			# null user name
-row lanplus 3 "$admin" "not-$admin_pw" ADMINISTRATOR "$none"		# wrong password
+row lanplus 3 "" "" USER "$none" anonymous
+row lanplus 3 "" "$admin_pw" ADMINISTRATOR "$none" "null user name, admin's password"
+row lanplus 3 "$admin" "not-$admin_pw" ADMINISTRATOR "$none" "wrong password"
 row lanplus 3 "$admin" "$admin_pw" ADMINISTRATOR "$all"
 row lanplus 3 "$admin" "$admin_pw" OPERATOR "$read"
 row lanplus 3 "$admin" "$admin_pw" USER "$read"
@@ -79,6 +79,7 @@ row lanplus 3 "$mon" "$mon_pw" USER "$read"
 row lanplus 3 "$mon" "$mon_pw" OPERATOR "$none"
 row lanplus 3 "$mon" "$mon_pw" ADMINISTRATOR "$none"
 row lanplus 3 "$mon" "$mon_pw" CALLBACK "$none"
+# (r/p/w: read a rank, power rank 0 off, write the administrator's password)
 # every cipher suite: only those with password authentication and integrity that both
 # ipmitool and ipmi_sim 2.0.33 implement open a session: 2 and 3. ipmi_sim has no RC4
 # (4, 5, 9, 10, 13, 14) and no SHA-256 (15-17); the plugin refuses everything in
@@ -104,8 +105,8 @@ for auth in NONE PASSWORD MD2 MD5; do
 done
 row lan MD5 "$oper" "$oper_pw" OPERATOR "$read"
 row lan MD5 "$oper" "$oper_pw" ADMINISTRATOR "$none"
-row lan MD5 "" "" USER "$none"
-row lan MD5 "$admin" "not-$admin_pw" ADMINISTRATOR "$none"
+row lan MD5 "" "" USER "$none" anonymous
+row lan MD5 "$admin" "not-$admin_pw" ADMINISTRATOR "$none" "wrong password"
 
 echo "$rows rows, $bad not as expected"
 [ "$bad" = 0 ] || fail "$bad rows of the privilege matrix are not as expected"
