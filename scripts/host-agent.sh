@@ -28,7 +28,8 @@
 #                     whole 2 MiB-aligned holes (what host huge pages need)
 #
 # Started by the runner with the run's environment (ACMA_QMP, ACMA_BOARD_FILE,
-# ACMA_SHM_PREFIX, ACMA_LAN_PORT, ACMA_BMC_PID, ACMA_BMC_FAULTS, ACMA_QEMU_PID); stdin/stdout are the
+# ACMA_SHM_PREFIX, ACMA_SHM_DIR, ACMA_LAN_PORT, ACMA_BMC_PID, ACMA_BMC_FAULTS,
+# ACMA_QEMU_PID); stdin/stdout are the
 # serial line.
 . "$(dirname "$0")/lib/runner.sh"
 qmp_sock=$ACMA_QMP
@@ -64,7 +65,7 @@ rank_answer() {
 	while read -r rank _ path _ _; do
 		[ "$rank" = "$1" ] || continue
 		alloc=$((alloc + $(stat -c '%b * %B' "$path")))
-	done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" /dev/shm "$ACMA_SHM_PREFIX")
+	done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" "$ACMA_SHM_DIR" "$ACMA_SHM_PREFIX")
 	answer "ok ${state_names[$((16#${bytes[1]}))]:-state$((16#${bytes[1]}))}" \
 		"$((16#${bytes[5]}${bytes[4]}${bytes[3]}${bytes[2]}))" "$alloc"
 }
@@ -85,7 +86,7 @@ while IFS= read -r line; do
 			*'"return"'*) answer "ok dimm-rank$rank-$idx" ;;
 			*) answer "err $(echo "$reply" | tr -d '\n')" ;;
 			esac
-		done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" /dev/shm "$ACMA_SHM_PREFIX")
+		done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" "$ACMA_SHM_DIR" "$ACMA_SHM_PREFIX")
 		[ -n "$found" ] || answer "err no pc-dimm of the board at $addr"
 		;;
 	"bmc hang"|"bmc resume")

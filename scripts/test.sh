@@ -107,7 +107,7 @@ e2e() {
 	bmc_start
 	qemu_start test "$ekernel" "$einitrd" -S
 	export ACMA_OUT=$out ACMA_LAN_PORT=${lan_port:-} ACMA_QMP=$qmp_sock ACMA_BOARD_FILE=$eboard
-	export ACMA_SHM_PREFIX=$shm_prefix ACMA_QEMU_PID=$qemu_pid
+	export ACMA_SHM_PREFIX=$shm_prefix ACMA_SHM_DIR=$shm_dir ACMA_QEMU_PID=$qemu_pid
 	for t in "$top"/tests/e2e/host/*.sh; do
 		matches "$(basename "$t")" "$tests" || continue
 		run_test "${prefix}host/" "$t"
@@ -146,13 +146,14 @@ e2e() {
 	fi
 	pids="$bmc_pid $qemu_pid"
 	runner_cleanup
-	left=$(ls /dev/shm | grep -c "^$shm_prefix-" || true)
+	left=0
 	[ -e "$out/scratch.img" ] && left=$((left + 1))
+	[ -n "${run_dir:-}" ] && [ -e "$run_dir" ] && left=$((left + 1))
 	alive=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done || true)
 	if [ "$left" = 0 ] && [ -z "$alive" ]; then
 		result ok "${prefix}host/runner-cleanup"
 	else
-		result fail "${prefix}host/runner-cleanup" "$left files left in /dev/shm or the scratch disk, processes left: ${alive:-none}"
+		result fail "${prefix}host/runner-cleanup" "private run folder or scratch disk left ($left), processes left: ${alive:-none}"
 	fi
 }
 

@@ -76,6 +76,7 @@ struct acma_range {
  * @state: current state, index into &acma_bmc.states
  * @transitions: number of state changes since the state file was created
  * @last_change: wall-clock time of the last change, 0 if never changed
+ * @usable_at: CLOCK_MONOTONIC ns when the rank's last power-on completes
  */
 struct acma_rank {
 	int dimm;
@@ -86,6 +87,7 @@ struct acma_rank {
 	int state;
 	uint32_t transitions;
 	time_t last_change;
+	uint64_t usable_at;
 };
 
 /**
@@ -109,6 +111,8 @@ struct acma_power_stats {
  * @sys: ipmi_sim's system data
  * @config_path: the board's BMC configuration (boardgen bmc)
  * @state_path: the persistent rank state file
+ * @kcs_path: UNIX socket for the system interface (kcs=), or NULL
+ * @audit_path: the durable transition log, transitions.log beside the state file
  * @board: board name
  * @states: the power states, in board order
  * @nr_states: number of entries of @states
@@ -125,6 +129,8 @@ struct acma_bmc {
 	sys_data_t *sys;
 	char *config_path;
 	char *state_path;
+	char *kcs_path;
+	char *audit_path;
 	char *board;
 	struct acma_state states[ACMA_MAX_STATES];
 	int nr_states;
@@ -161,9 +167,13 @@ void acma_free(struct acma_bmc *bmc);
 void acma_log(struct acma_bmc *bmc, int type, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 uint32_t acma_power_now(const struct acma_bmc *bmc);
+uint64_t acma_usable_in(const struct acma_bmc *bmc, int rank);
 void acma_stats_update(struct acma_bmc *bmc);
-int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel);
-void acma_drop_contents(struct acma_bmc *bmc, int rank, bool log);
+int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who);
+void acma_audit(struct acma_bmc *bmc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int acma_private_dir(struct acma_bmc *bmc, const char *path, const char *what);
+int acma_drop_contents(struct acma_bmc *bmc, int rank, bool log);
 
 /* fault.c */
 unsigned int acma_fault_late_ms(struct acma_bmc *bmc);
@@ -172,10 +182,17 @@ int acma_fault_init(struct acma_bmc *bmc);
 /* sensors.c */
 void acma_sensors_init(struct acma_bmc *bmc);
 void acma_sensor_update(struct acma_bmc *bmc, int rank);
-void acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
+int acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
 
 /* commands.c */
 int acma_commands_register(struct acma_bmc *bmc);
+int acma_defer_init(struct acma_bmc *bmc);
+
+/* sessions.c */
+int acma_sessions_init(struct acma_bmc *bmc);
+
+/* sysif.c */
+int acma_sysif_unix(struct acma_bmc *bmc);
 
 /* dcmi.c */
 void acma_dcmi_register(struct acma_bmc *bmc);

@@ -6,10 +6,13 @@
  * ipmi_sim's own permission table lets only administrators send commands
  * of NetFns above Transport (OEM 0x30, DCMI 0x2c) over LAN. The plugin
  * hooks the LAN channels so that the read commands need user privilege
- * and the set command administrator; sessions that were not authenticated
- * with a password (RMCP+ authentication "none", cipher suite 0) or carry
- * no integrity check are refused altogether. The system interface (the
- * guest's KCS) has no sessions and may send everything.
+ * and the set command administrator. Before any command of a LAN session
+ * is checked, the session is held to its user's own privilege (ipmi_sim
+ * 2.0.33 grants an RMCP+ session whatever role the client asked for);
+ * sessions that were not authenticated with a password (RMCP+
+ * authentication "none", cipher suite 0) or carry no integrity check are
+ * refused altogether. The system interface (the guest's KCS) has no
+ * sessions and may send everything.
  */
 #include <errno.h>
 #include <string.h>
@@ -18,6 +21,7 @@
 #include <OpenIPMI/ipmi_auth.h>
 #include <OpenIPMI/ipmi_err.h>
 #include <OpenIPMI/ipmi_mc.h>
+#include <OpenIPMI/ipmi_msgbits.h>
 
 #include "acma-bmc.h"
 
@@ -48,9 +52,18 @@ static void put_u64(unsigned char *p, uint64_t v)
 		p[i] = v >> (8 * i);
 }
 
-static unsigned int put_name(unsigned char *p, const char *name)
+/*
+ * Put @name as a length byte and its bytes at @p, at most @room bytes in
+ * all: ipmi_sim's answer buffer (*rdata_len on entry) is 36 bytes.
+ */
+static unsigned int put_name(unsigned char *p, const char *name, unsigned int room)
 {
 	size_t len = strnlen(name, ACMA_NAME_MAX);
+
+	if (!room)
+		return 0;
+	if (len > room - 1)
+		len = room - 1;
 
 	p[0] = len;
 	memcpy(p + 1, name, len);
@@ -77,6 +90,7 @@ static void cmd_get_domain(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 			   unsigned int *rdata_len, void *cb_data)
 {
 	struct acma_bmc *bmc = cb_data;
+	unsigned int room = *rdata_len;
 	const struct acma_rank *rk;
 	unsigned int d, k;
 
@@ -98,7 +112,8 @@ static void cmd_get_domain(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	rdata[4] = k;
 	put_u64(rdata + 5, rk->ranges[k].base);
 	put_u64(rdata + 13, rk->ranges[k].size);
-	*rdata_len = 21 + put_name(rdata + 21, bmc->dimms[rk->dimm]);
+	*rdata_len = 21 + put_name(rdata + 21, bmc->dimms[rk->dimm],
+				     room > 21 ? room - 21 : 0);
 }
 
 static void cmd_get_state_info(lmc_data_t *mc, msg_t *msg,
@@ -106,6 +121,7 @@ static void cmd_get_state_info(lmc_data_t *mc, msg_t *msg,
 			       void *cb_data)
 {
 	struct acma_bmc *bmc = cb_data;
+	unsigned int room = *rdata_len;
 	const struct acma_rank *rk;
 	unsigned int d, s;
 
@@ -127,7 +143,8 @@ static void cmd_get_state_info(lmc_data_t *mc, msg_t *msg,
 		   (s == (unsigned int)bmc->on_state ? 0x02 : 0);
 	ipmi_set_uint32(rdata + 4, rk->power_mw[s]);
 	put_u64(rdata + 8, rk->latency_ns[s]);
-	*rdata_len = 16 + put_name(rdata + 16, bmc->states[s].name);
+	*rdata_len = 16 + put_name(rdata + 16, bmc->states[s].name,
+				     room > 16 ? room - 16 : 0);
 }
 
 static void cmd_get_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
@@ -150,8 +167,9 @@ static void cmd_get_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	}
 	rk = &bmc->ranks[d];
 	now = time(NULL);
+	/* last_change is a 32-bit Unix time (acma_state_read() checks it) */
 	if (rk->last_change) {
-		diff = now > rk->last_change ? now - rk->last_change : 0;
+		diff = now > rk->last_change ? (uint64_t)now - (uint64_t)rk->last_change : 0;
 		age = diff < UINT32_MAX ? diff : UINT32_MAX - 1;
 	}
 	rdata[0] = 0;
@@ -162,11 +180,199 @@ static void cmd_get_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	*rdata_len = 11;
 }
 
+static session_t *lan_session(lanserv_data_t *lan, uint32_t sid);
+
+/*
+ * Answers held back until a rank that was powered on is usable.
+ *
+ * ipmi_sim has one event loop, so the exit latency must not be slept in a
+ * command handler. A handler cannot answer later either, but the channel
+ * hook oem_handle_rsp is called with the response right after the handler
+ * returned (ipmi_handle_smi_rsp()), and a non-zero return hands the
+ * message, a heap copy made by channel_smi_send(), to the hook. So
+ * cmd_set_power() notes how long its answer must wait (defer.wait_ns),
+ * the hook takes the response that follows, and a timer sends it with the
+ * channel's return_rsp() and frees the message. Sessions closed meanwhile
+ * are handled by lanserv (the answer is dropped). When no slot is free or
+ * the message came in on a channel without the hook, the handler sleeps
+ * as before.
+ */
+#define DEFER_SLOTS	16
+#define DEFER_MAX_RSP	64
+
+struct deferred {
+	struct acma_bmc *bmc;
+	ipmi_timer_t *timer;
+	channel_t *chan;
+	msg_t *msg;
+	unsigned char netfn, cmd;
+	unsigned char data[DEFER_MAX_RSP];
+	unsigned int len;
+	bool busy;
+};
+
+static struct {
+	struct deferred slot[DEFER_SLOTS];
+	int (*prev_rsp[IPMI_MAX_CHANNELS])(channel_t *, msg_t *, rsp_msg_t *);
+	uint64_t wait_ns;	/* set by a handler for the response that follows */
+	bool ready;
+} defer;
+
+static struct deferred *free_slot(void)
+{
+	int i;
+
+	for (i = 0; defer.ready && i < DEFER_SLOTS; i++)
+		if (!defer.slot[i].busy)
+			return &defer.slot[i];
+	return NULL;
+}
+
+static void deferred_send(void *cb_data)
+{
+	struct deferred *d = cb_data;
+	rsp_msg_t rsp = {
+		.netfn = d->netfn, .cmd = d->cmd, .data = d->data, .data_len = d->len,
+	};
+
+	d->chan->return_rsp(d->chan, d->msg, &rsp);
+	d->chan->free(d->chan, d->msg);
+	d->msg = NULL;
+	d->busy = false;
+}
+
+static int defer_rsp(channel_t *chan, msg_t *msg, rsp_msg_t *rsp)
+{
+	int (*prev)(channel_t *, msg_t *, rsp_msg_t *) = defer.prev_rsp[chan->channel_num];
+	struct deferred *d;
+	struct timeval tv;
+	uint64_t ns = defer.wait_ns;
+
+	defer.wait_ns = 0;
+	d = ns ? free_slot() : NULL;
+	if (!d || rsp->data_len > DEFER_MAX_RSP)
+		return prev ? prev(chan, msg, rsp) : 0;
+	d->chan = chan;
+	d->msg = msg;
+	d->netfn = rsp->netfn;
+	d->cmd = rsp->cmd;
+	memcpy(d->data, rsp->data, rsp->data_len);
+	d->len = rsp->data_len;
+	tv.tv_sec = ns / 1000000000ULL;
+	tv.tv_usec = (ns % 1000000000ULL) / 1000;
+	if (d->bmc->sys->start_timer(d->timer, &tv)) {
+		/* cannot wait: answer now rather than never */
+		d->msg = NULL;
+		return prev ? prev(chan, msg, rsp) : 0;
+	}
+	d->busy = true;
+	return 1;
+}
+
+/* Does @msg's response go through defer_rsp(), with a slot free for it? */
+static bool can_defer(struct acma_bmc *bmc, const msg_t *msg)
+{
+	channel_t *chan = msg->orig_channel;
+
+	if (!chan && msg->channel < IPMI_MAX_CHANNELS)
+		chan = bmc->sys->mc_get_channelset(bmc->mc)[msg->channel];
+	return chan && chan->oem.oem_handle_rsp == defer_rsp && free_slot();
+}
+
+/* The answer to @msg must wait @ns: hold it back, or sleep if that cannot be. */
+static void answer_after(struct acma_bmc *bmc, const msg_t *msg, uint64_t ns)
+{
+	struct timespec ts;
+
+	if (!ns)
+		return;
+	if (can_defer(bmc, msg)) {
+		defer.wait_ns = ns;
+		return;
+	}
+	ts.tv_sec = ns / 1000000000ULL;
+	ts.tv_nsec = ns % 1000000000ULL;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/**
+ * acma_defer_init() - hook the LAN and system-interface channels' responses
+ * @bmc: the plugin; @bmc->mc configured
+ *
+ * Called in post-init, once ipmi_sim's chan_init() has run (it uses the
+ * system interface's hook to learn the BMC's IDs); a hook found there is
+ * chained.
+ *
+ * Return: 0, or an errno value (logged); without it the exit latency is
+ * slept in the handler as a fallback.
+ */
+int acma_defer_init(struct acma_bmc *bmc)
+{
+	channel_t **chans = bmc->sys->mc_get_channelset(bmc->mc);
+	int i, err;
+
+	for (i = 0; i < DEFER_SLOTS; i++) {
+		defer.slot[i].bmc = bmc;
+		err = bmc->sys->alloc_timer(bmc->sys, deferred_send, &defer.slot[i],
+					    &defer.slot[i].timer);
+		if (err) {
+			acma_log(bmc, SETUP_ERROR, "acma: cannot allocate a timer: %s",
+				 strerror(err));
+			return err;
+		}
+	}
+	for (i = 0; i < IPMI_MAX_CHANNELS; i++) {
+		channel_t *chan = chans[i];
+
+		if (!chan || (chan->medium_type != IPMI_CHANNEL_MEDIUM_8023_LAN &&
+			      chan->medium_type != IPMI_CHANNEL_MEDIUM_RS232))
+			continue;
+		defer.prev_rsp[i] = chan->oem.oem_handle_rsp;
+		chan->oem.oem_handle_rsp = defer_rsp;
+	}
+	defer.ready = true;
+	return 0;
+}
+
+/* Who sent @msg: the LAN session's user, or the system interface. */
+static void requester(struct acma_bmc *bmc, const msg_t *msg, char *buf, size_t len)
+{
+	channel_t **chans = bmc->mc ? bmc->sys->mc_get_channelset(bmc->mc) : bmc->sys->chan_set;
+	channel_t *chan = msg->channel < IPMI_MAX_CHANNELS ? chans[msg->channel] : NULL;
+	const session_t *session;
+	lanserv_data_t *lan;
+	char name[17];
+	int i;
+
+	if (!chan || chan->medium_type != IPMI_CHANNEL_MEDIUM_8023_LAN) {
+		if (msg->channel == 15)
+			snprintf(buf, len, "the system interface (channel 15)");
+		else
+			snprintf(buf, len, "channel %u", msg->channel);
+		return;
+	}
+	lan = chan->chan_info;
+	session = lan_session(lan, msg->sid);
+	if (!session || !session->userid || session->userid > MAX_USERS) {
+		snprintf(buf, len, "an unknown session over LAN channel %u", msg->channel);
+		return;
+	}
+	memcpy(name, lan->users[session->userid].username, 16);
+	name[16] = '\0';
+	for (i = 0; name[i]; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e || name[i] == '\'')
+			name[i] = '?';
+	snprintf(buf, len, "user '%s' (id %u) over LAN channel %u, session 0x%08x",
+		 name, session->userid, msg->channel, msg->sid);
+}
+
 static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 			  unsigned int *rdata_len, void *cb_data)
 {
 	struct acma_bmc *bmc = cb_data;
 	unsigned int d, s, late_ms;
+	char who[128];
 	int old;
 
 	(void)mc;
@@ -180,10 +386,15 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 		return;
 	}
 	old = bmc->ranks[d].state;
-	if (acma_set_state(bmc, d, s, msg->channel)) {
+	requester(bmc, msg, who, sizeof(who));
+	if (acma_set_state(bmc, d, s, who)) {
 		reply_cc(rdata, rdata_len, IPMI_UNKNOWN_ERR_CC);
 		return;
 	}
+	/*
+	 * A BMC that hangs in the middle of a command (fault.c): it answers
+	 * nothing, retries of this request included, until it comes back.
+	 */
 	late_ms = acma_fault_late_ms(bmc);
 	if (late_ms) {
 		struct timespec ts = { late_ms / 1000, late_ms % 1000 * 1000000L };
@@ -191,6 +402,9 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
 	}
+	/* a completed "on" means usable: answer once the exit latency passed */
+	if (s == (unsigned int)bmc->on_state)
+		answer_after(bmc, msg, acma_usable_in(bmc, d));
 	rdata[0] = 0;
 	rdata[1] = d;
 	rdata[2] = s;
@@ -236,30 +450,81 @@ static session_t *lan_session(lanserv_data_t *lan, uint32_t sid)
 }
 
 /*
- * Called for every message of an established LAN session, before the
- * permission check. Refuses everything in sessions without password
- * authentication or without integrity (RMCP+ cipher suites 0, 1 and 6),
- * and acma's commands in sessions whose role is below what they need
- * (lanserv runs a session opened for the callback role at user level).
+ * The highest privilege the session's user may have on this channel: the
+ * user's own privilege limit from the user table (lan.conf, or Set User
+ * Access) and the channel's limit; 0 when the user is unknown, disabled or
+ * has no access (0xf).
+ */
+static unsigned char user_limit(lanserv_data_t *lan, const session_t *session)
+{
+	const user_t *user;
+	unsigned char limit;
+
+	if (!session->userid || session->userid > MAX_USERS)
+		return 0;
+	user = &lan->users[session->userid];
+	if (!user->valid || !user->privilege || user->privilege > IPMI_PRIVILEGE_OEM)
+		return 0;
+	limit = user->privilege;
+	if (limit > lan->channel.privilege_limit)
+		limit = lan->channel.privilege_limit;
+	return limit;
+}
+
+/* A Close Session of the sender's own session: always let through. */
+static bool closes_itself(const msg_t *msg)
+{
+	return msg->netfn == IPMI_APP_NETFN && msg->cmd == IPMI_CLOSE_SESSION_CMD &&
+	       msg->len >= 4 && ipmi_get_uint32(msg->data) == msg->sid;
+}
+
+/*
+ * Called for every message of an established LAN session, before
+ * lanserv's own handling and permission check.
+ *
+ * ipmi_sim 2.0.33 sets an RMCP+ session's maximum privilege to the role
+ * the client asked for in RAKP message 1 when the user is looked up by
+ * name only, whatever the user's own privilege (ipmitool -L ADMINISTRATOR
+ * with a user account), and starts every session at user level, even one
+ * opened for the callback role. So before anything else, the session's
+ * maximum privilege is lowered to its user's own limit and its current
+ * privilege to that maximum: Set Session Privilege Level above it then
+ * fails (0x81) and every command, lanserv's and acma's, is checked
+ * against a privilege the account really has.
+ *
+ * Sessions without password authentication or without integrity (RMCP+
+ * cipher suites 0, 1 and 6) and sessions whose user is gone get 0xd4 for
+ * everything but closing themselves.
  */
 static int lan_handle_msg(channel_t *chan, msg_t *msg)
 {
 	lanserv_data_t *lan = chan->chan_info;
 	session_t *session = lan_session(lan, msg->sid);
 	unsigned char cc = IPMI_INSUFFICIENT_PRIVILEGE_CC;
-	unsigned char need = needed_priv(msg->netfn, msg->cmd);
+	unsigned char limit;
 	rsp_msg_t rsp;
 
 	if (!session)
+		return 0;
+	limit = user_limit(lan, session);
+	if (session->max_priv > limit) {
+		lan->sysinfo->log(lan->sysinfo, AUTH_FAILED, msg,
+				  "acma: session of user %u asked for privilege %u, the account has %u: limited to %u",
+				  session->userid, session->max_priv, limit, limit);
+		session->max_priv = limit;
+	}
+	if (session->priv > session->max_priv)
+		session->priv = session->max_priv;
+	if (closes_itself(msg))
 		return 0;
 	if (session->rmcpplus && (!session->auth || !session->integ)) {
 		lan->sysinfo->log(lan->sysinfo, AUTH_FAILED, msg,
 				  "acma: refused a session with RMCP+ authentication %u, integrity %u",
 				  session->auth, session->integ);
-	} else if (need && session->max_priv < need) {
+	} else if (!limit) {
 		lan->sysinfo->log(lan->sysinfo, AUTH_FAILED, msg,
-				  "acma: session role %u below %u", session->max_priv,
-				  need);
+				  "acma: refused a session of user %u, who has no access",
+				  session->userid);
 	} else {
 		return 0;
 	}

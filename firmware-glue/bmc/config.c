@@ -349,8 +349,13 @@ int acma_config_read(struct acma_bmc *bmc)
  * acma_state_read() - restore the ranks' states from the state file
  * @bmc: the plugin, configuration already read
  *
- * A missing state file is not an error: every rank stays "on". Each line
- * is 'rank ID STATE TRANSITIONS LAST-CHANGE'.
+ * A missing state file is not an error: every rank stays "on" (the BMC's
+ * first start). Otherwise the file must be what acma_state_write() writes:
+ * lines 'rank ID STATE TRANSITIONS LAST-CHANGE', each ending in a newline,
+ * every rank of the configuration exactly once, TRANSITIONS a 32-bit count,
+ * LAST-CHANGE a 32-bit Unix time that is 0 exactly when TRANSITIONS is 0.
+ * Anything else (a file cut short included) is an error that names the
+ * file and the line.
  *
  * Return: 0 on success, EINVAL if the file is invalid, or an errno value
  * if it cannot be read.
@@ -359,9 +364,10 @@ int acma_state_read(struct acma_bmc *bmc)
 {
 	struct reader r = { .bmc = bmc, .path = bmc->state_path };
 	char buf[MAX_LINE], *tok[6];
+	int seen[ACMA_MAX_RANKS] = { 0 };
 	uint64_t id, count, when;
 	FILE *f;
-	int n, s;
+	int i, n, s;
 
 	f = fopen(bmc->state_path, "r");
 	if (!f) {
@@ -375,6 +381,11 @@ int acma_state_read(struct acma_bmc *bmc)
 	}
 	while (fgets(buf, sizeof(buf), f)) {
 		r.line++;
+		if (!strchr(buf, '\n')) {
+			error_at(&r, "line not terminated (file cut short?) or longer than %d characters",
+				 MAX_LINE - 2);
+			break;
+		}
 		n = tokenize(buf, tok, 6);
 		if (!n)
 			continue;
@@ -382,19 +393,52 @@ int acma_state_read(struct acma_bmc *bmc)
 			error_at(&r, "want 'rank ID STATE TRANSITIONS LAST-CHANGE'");
 			continue;
 		}
+		if (parse_u64(tok[1], "", &id) || id >= (uint64_t)bmc->nr_ranks) {
+			error_at(&r, "unknown rank '%s' (the board has ranks 0-%d)",
+				 tok[1], bmc->nr_ranks - 1);
+			continue;
+		}
+		if (seen[id]) {
+			error_at(&r, "rank %d given twice (first on line %d)",
+				 (int)id, seen[id]);
+			continue;
+		}
+		seen[id] = r.line;
 		s = find_state(bmc, tok[2], strlen(tok[2]));
-		if (parse_u64(tok[1], "", &id) || id >= (uint64_t)bmc->nr_ranks ||
-		    s < 0 || parse_u64(tok[3], "", &count) || count > UINT32_MAX ||
-		    parse_u64(tok[4], "", &when)) {
-			error_at(&r, "unknown rank '%s' or state '%s', or bad numbers",
-				 tok[1], tok[2]);
+		if (s < 0) {
+			error_at(&r, "rank %d: unknown state '%s'", (int)id, tok[2]);
+			continue;
+		}
+		if (parse_u64(tok[3], "", &count) || count > UINT32_MAX) {
+			error_at(&r, "rank %d: TRANSITIONS '%s' is not a number below 2^32",
+				 (int)id, tok[3]);
+			continue;
+		}
+		if (parse_u64(tok[4], "", &when) || when > UINT32_MAX) {
+			error_at(&r, "rank %d: LAST-CHANGE '%s' is not a Unix time below 2^32",
+				 (int)id, tok[4]);
+			continue;
+		}
+		if (!count != !when) {
+			error_at(&r, "rank %d: %s transitions but LAST-CHANGE %s",
+				 (int)id, tok[3], tok[4]);
 			continue;
 		}
 		bmc->ranks[id].state = s;
 		bmc->ranks[id].transitions = count;
 		bmc->ranks[id].last_change = when;
 	}
+	if (ferror(f)) {
+		int err = errno;
+
+		fclose(f);
+		acma_log(bmc, SETUP_ERROR, "%s: %s", bmc->state_path, strerror(err));
+		return err ? err : EIO;
+	}
 	fclose(f);
+	for (i = 0; i < bmc->nr_ranks && !r.errors; i++)
+		if (!seen[i])
+			error_at(&r, "rank %d missing: the file ends here (cut short?)", i);
 	return r.errors ? EINVAL : 0;
 }
 
@@ -481,5 +525,7 @@ void acma_free(struct acma_bmc *bmc)
 	free(bmc->board);
 	free(bmc->config_path);
 	free(bmc->state_path);
+	free(bmc->kcs_path);
+	free(bmc->audit_path);
 	free(bmc);
 }

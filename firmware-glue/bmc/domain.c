@@ -4,15 +4,21 @@
  *
  * A transition into a state that loses contents really drops them: every
  * backing file of the rank is punched over its whole range, so the guest
- * reads zeros afterwards. Each transition is persisted, logged in the SEL
+ * reads zeros afterwards; if that cannot be done (a file missing, a
+ * symlink, not a regular file of the range's size, outside a private
+ * folder, or a punch failing) the transition fails and the rank keeps its
+ * state. Each transition is persisted, logged in the SEL
  * and reflected in the rank's memory sensor.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,6 +44,44 @@ void acma_log(struct acma_bmc *bmc, int type, const char *fmt, ...)
 	bmc->sys->log(bmc->sys, type, NULL, "%s", msg);
 	fprintf(stderr, "%s\n", msg);
 	fflush(stderr);
+}
+
+/**
+ * acma_audit() - append a line to the durable transition log
+ * @bmc: the plugin
+ * @fmt: printf format of the line, without time and newline
+ *
+ * The line, prefixed with the UTC time, goes to @bmc->audit_path (opened
+ * for each line with O_APPEND and O_NOFOLLOW, mode 0600, synced to disk
+ * before this returns) and through acma_log() to ipmi_sim's log and
+ * stderr. A failure to write it is logged there.
+ */
+void acma_audit(struct acma_bmc *bmc, const char *fmt, ...)
+{
+	char msg[768], line[896], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+	int fd, len;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	acma_log(bmc, INFO, "acma: %s", msg);
+	if (!bmc->audit_path)
+		return;
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	len = snprintf(line, sizeof(line), "%s %s\n", when, msg);
+	if (len >= (int)sizeof(line))
+		len = sizeof(line) - 1;
+	fd = open(bmc->audit_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0 || write(fd, line, len) != len || fdatasync(fd))
+		acma_log(bmc, OS_ERROR, "acma: cannot log to %s: %s", bmc->audit_path,
+			 strerror(errno));
+	if (fd >= 0)
+		close(fd);
 }
 
 /**
@@ -91,52 +135,151 @@ void acma_stats_update(struct acma_bmc *bmc)
 }
 
 /**
+ * acma_private_dir() - is @path's folder ours alone?
+ * @bmc: the plugin, for the log
+ * @path: a file's path
+ * @what: what the file is, for the log
+ *
+ * Return: 0 if the folder that holds @path is a real folder (not a
+ * symlink) owned by the BMC's user with no access for others (0700), else
+ * an errno value (logged).
+ */
+int acma_private_dir(struct acma_bmc *bmc, const char *path, const char *what)
+{
+	char *copy = strdup(path);
+	struct stat st;
+	int err = 0;
+
+	if (!copy)
+		return ENOMEM;
+	if (lstat(dirname(copy), &st)) {
+		err = errno;
+		acma_log(bmc, OS_ERROR, "acma: %s %s: folder: %s", what, path,
+			 strerror(err));
+	} else if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+		   (st.st_mode & 077)) {
+		err = EPERM;
+		acma_log(bmc, OS_ERROR,
+			 "acma: %s %s: its folder must be our own with mode 0700 (it is %s, mode %o, uid %u)",
+			 what, path, S_ISDIR(st.st_mode) ? "a folder" : "not a folder",
+			 (unsigned int)(st.st_mode & 07777), (unsigned int)st.st_uid);
+	}
+	free(copy);
+	return err;
+}
+
+/*
+ * Open backing file @rg of @rank for the punch: in a private folder, not
+ * through a symlink, a regular file of the range's size. Return the
+ * descriptor, or -1 with the reason logged and in errno.
+ */
+static int open_backing(struct acma_bmc *bmc, int rank,
+			const struct acma_range *rg)
+{
+	struct stat st;
+	int fd, err;
+
+	err = acma_private_dir(bmc, rg->path, "backing file");
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	fd = open(rg->path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		acma_log(bmc, OS_ERROR, "acma: rank %d: %s: %s%s", rank, rg->path,
+			 strerror(err), err == ELOOP ? " (a symlink)" : "");
+		errno = err;
+		return -1;
+	}
+	if (fstat(fd, &st)) {
+		err = errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		err = EINVAL;
+		acma_log(bmc, OS_ERROR, "acma: rank %d: %s is not a regular file",
+			 rank, rg->path);
+	} else if ((uint64_t)st.st_size != rg->size) {
+		err = EINVAL;
+		acma_log(bmc, OS_ERROR,
+			 "acma: rank %d: %s has %lld bytes, the rank's range %llu",
+			 rank, rg->path, (long long)st.st_size,
+			 (unsigned long long)rg->size);
+	}
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/**
  * acma_drop_contents() - drop the contents of every backing file of a rank
  * @bmc: the plugin
  * @rank: rank id
  * @log: log each file dropped (failures are always logged)
+ *
+ * Opens and checks them all first, then punches each over its whole range.
+ *
+ * Return: 0, or an errno value (logged) when a file is not as it must be or
+ * a punch failed: the contents cannot be known to be gone, so the rank must
+ * not be reported off.
  */
-void acma_drop_contents(struct acma_bmc *bmc, int rank, bool log)
+int acma_drop_contents(struct acma_bmc *bmc, int rank, bool log)
 {
 	const struct acma_rank *rk = &bmc->ranks[rank];
-	int i, fd;
+	int fds[ACMA_MAX_RANGES];
+	int i, n, err = 0;
 
-	for (i = 0; i < rk->nr_ranges; i++) {
+	for (n = 0; n < rk->nr_ranges; n++) {
+		fds[n] = open_backing(bmc, rank, &rk->ranges[n]);
+		if (fds[n] < 0) {
+			err = errno;
+			break;
+		}
+	}
+	for (i = 0; !err && i < n; i++) {
 		const struct acma_range *rg = &rk->ranges[i];
 
-		fd = open(rg->path, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			acma_log(bmc, OS_ERROR,
-				 "acma: rank %d: %s: %s; nothing to drop", rank,
-				 rg->path, strerror(errno));
-			continue;
-		}
-		if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
-			      rg->size))
-			acma_log(bmc, OS_ERROR,
-				 "acma: rank %d: cannot drop %s: %s", rank,
-				 rg->path, strerror(errno));
-		else if (log)
+		if (fallocate(fds[i], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+			      rg->size)) {
+			err = errno;
+			acma_log(bmc, OS_ERROR, "acma: rank %d: cannot drop %s: %s",
+				 rank, rg->path, strerror(err));
+		} else if (log) {
 			acma_log(bmc, INFO,
 				 "acma: rank %d: dropped %s (0x%llx+0x%llx)", rank,
 				 rg->path, (unsigned long long)rg->base,
 				 (unsigned long long)rg->size);
-		close(fd);
+		}
 	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return err;
 }
 
-/* Simulate the time the rank takes to leave @state (capped). */
-static void wait_exit_latency(const struct acma_rank *rk, int state)
+static uint64_t mono_ns(void)
 {
-	uint64_t ns = rk->latency_ns[state];
 	struct timespec ts;
 
-	if (ns > ACMA_MAX_EXIT_WAIT_NS)
-		ns = ACMA_MAX_EXIT_WAIT_NS;
-	ts.tv_sec = ns / 1000000000ULL;
-	ts.tv_nsec = ns % 1000000000ULL;
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/**
+ * acma_usable_in() - time until a rank that was powered on is usable
+ * @bmc: the plugin
+ * @rank: rank id
+ *
+ * Return: nanoseconds left of the exit latency (capped at
+ * ACMA_MAX_EXIT_WAIT_NS) of the state the rank last left for "on", 0 if
+ * none is left.
+ */
+uint64_t acma_usable_in(const struct acma_bmc *bmc, int rank)
+{
+	uint64_t now = mono_ns(), at = bmc->ranks[rank].usable_at;
+
+	return at > now ? at - now : 0;
 }
 
 /**
@@ -144,25 +287,39 @@ static void wait_exit_latency(const struct acma_rank *rk, int state)
  * @bmc: the plugin
  * @rank: rank id, < @bmc->nr_ranks
  * @state: state index, < @bmc->nr_states
- * @channel: IPMI channel the request came in on, for the log
+ * @who: who asked (user and channel, or the system interface), for the logs
  *
- * Does nothing if the rank is in @state already. Powering up waits the exit
- * latency of the old state; entering a state that loses contents punches
- * the rank's backing files. The new state is saved before the answer, then
- * logged in the SEL and shown by the rank's sensor.
+ * Does nothing if the rank is in @state already. Entering a state that
+ * loses contents first punches the rank's backing files; powering up starts
+ * the exit latency of the old state (acma_usable_in() tells how much of it
+ * is left; the caller answers once it has passed). The new state is saved
+ * before the
+ * answer, then logged in the SEL and shown by the rank's sensor. Every
+ * transition, and every refused one, is also appended to the durable
+ * transition log with @who, whether the SEL took it or not.
  *
- * Return: 0 on success, an errno value if the state could not be saved
- * (the rank then keeps its old state).
+ * Return: 0 on success, an errno value if the contents could not be
+ * dropped or the state could not be saved (the rank then keeps its old
+ * state).
  */
-int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
+int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who)
 {
 	struct acma_rank *rk = &bmc->ranks[rank];
-	int old = rk->state, err;
+	int old = rk->state, err, sel_err;
 	uint32_t old_count = rk->transitions;
 	time_t old_change = rk->last_change;
 
 	if (old == state)
 		return 0;
+	if (bmc->states[old].kept && !bmc->states[state].kept) {
+		err = acma_drop_contents(bmc, rank, true);
+		if (err) {
+			acma_audit(bmc, "rank %d (%s): %s -> %s by %s refused: contents not dropped (%s)",
+				   rank, bmc->dimms[rk->dimm], bmc->states[old].name,
+				   bmc->states[state].name, who, strerror(err));
+			return err;
+		}
+	}
 	acma_stats_update(bmc);
 	rk->state = state;
 	rk->transitions++;
@@ -172,16 +329,25 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, int channel)
 		rk->state = old;
 		rk->transitions = old_count;
 		rk->last_change = old_change;
+		acma_audit(bmc, "rank %d (%s): %s -> %s by %s refused: state not saved (%s)",
+			   rank, bmc->dimms[rk->dimm], bmc->states[old].name,
+			   bmc->states[state].name, who, strerror(err));
 		return err;
 	}
-	if (bmc->states[old].kept && !bmc->states[state].kept)
-		acma_drop_contents(bmc, rank, true);
-	if (state == bmc->on_state)
-		wait_exit_latency(rk, old);
-	acma_log(bmc, INFO, "acma: rank %d (%s): %s -> %s (channel %d)", rank,
-		 bmc->dimms[rk->dimm], bmc->states[old].name,
-		 bmc->states[state].name, channel);
+	if (state == bmc->on_state) {
+		uint64_t ns = rk->latency_ns[old];
+
+		if (ns > ACMA_MAX_EXIT_WAIT_NS)
+			ns = ACMA_MAX_EXIT_WAIT_NS;
+		rk->usable_at = mono_ns() + ns;
+	}
 	acma_sensor_update(bmc, rank);
-	acma_sel_transition(bmc, rank, old);
+	sel_err = acma_sel_transition(bmc, rank, old);
+	acma_audit(bmc, "rank %d (%s): %s -> %s by %s%s%s", rank,
+		   bmc->dimms[rk->dimm], bmc->states[old].name,
+		   bmc->states[state].name, who,
+		   sel_err == EAGAIN ? "; SEL full: not in the SEL, its overflow flag set" :
+		   sel_err ? "; not in the SEL: " : "",
+		   sel_err && sel_err != EAGAIN ? strerror(sel_err) : "");
 	return 0;
 }

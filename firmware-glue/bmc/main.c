@@ -3,7 +3,7 @@
  * main.c - entry points ipmi_sim calls in acma's BMC plugin
  *
  * lan.conf loads the plugin with
- *   loadlib "acma-bmc.so" "config=RANKS.CONF state=RANKS.STATE"
+ *   loadlib "acma-bmc.so" "config=RANKS.CONF state=RANKS.STATE [kcs=SOCKET]"
  * ipmi_sim calls ipmi_sim_module_init() after reading lan.conf and before
  * the .emu command file; a non-zero return stops ipmi_sim. The management
  * controller only exists once the .emu file ran, so its sensors are added
@@ -18,7 +18,7 @@
 
 static struct acma_bmc *the_bmc;
 
-/* Parse "config=PATH state=PATH" into @bmc. */
+/* Parse "config=PATH state=PATH [kcs=PATH]" into @bmc. */
 static int parse_args(struct acma_bmc *bmc, const char *initstr)
 {
 	char *copy = strdup(initstr ? initstr : ""), *save, *t;
@@ -34,6 +34,8 @@ static int parse_args(struct acma_bmc *bmc, const char *initstr)
 			dst = &bmc->config_path;
 		else if (!strncmp(t, "state=", 6))
 			dst = &bmc->state_path;
+		else if (!strncmp(t, "kcs=", 4))
+			dst = &bmc->kcs_path;
 		if (!dst || *dst || !strchr(t, '=')[1]) {
 			acma_log(bmc, SETUP_ERROR,
 				 "acma: bad or repeated argument '%s'", t);
@@ -47,10 +49,24 @@ static int parse_args(struct acma_bmc *bmc, const char *initstr)
 	free(copy);
 	if (!err && (!bmc->config_path || !bmc->state_path)) {
 		acma_log(bmc, SETUP_ERROR,
-			 "acma: usage: loadlib \"acma-bmc.so\" \"config=FILE state=FILE\"");
+			 "acma: usage: loadlib \"acma-bmc.so\" \"config=FILE state=FILE [kcs=SOCKET]\"");
 		err = EINVAL;
 	}
 	return err;
+}
+
+/* The transition log: transitions.log in the state file's folder. */
+static int audit_path(struct acma_bmc *bmc)
+{
+	const char *slash = strrchr(bmc->state_path, '/');
+	size_t dir = slash ? (size_t)(slash - bmc->state_path) + 1 : 0;
+
+	bmc->audit_path = malloc(dir + sizeof("transitions.log"));
+	if (!bmc->audit_path)
+		return ENOMEM;
+	memcpy(bmc->audit_path, bmc->state_path, dir);
+	strcpy(bmc->audit_path + dir, "transitions.log");
+	return 0;
 }
 
 /**
@@ -70,11 +86,15 @@ int ipmi_sim_module_init(sys_data_t *sys, const char *initstr)
 	bmc->sys = sys;
 	err = parse_args(bmc, initstr);
 	if (!err)
+		err = audit_path(bmc);
+	if (!err)
 		err = acma_config_read(bmc);
 	if (!err)
 		err = acma_state_read(bmc);
 	if (!err)
 		err = acma_commands_register(bmc);
+	if (!err)
+		err = acma_sessions_init(bmc);
 	if (err) {
 		acma_free(bmc);
 		return err;
@@ -89,6 +109,9 @@ int ipmi_sim_module_init(sys_data_t *sys, const char *initstr)
 /**
  * ipmi_sim_module_post_init() - add the ranks' sensors to the configured BMC
  * @sys: ipmi_sim's system data
+ *
+ * Also moves the system interface to its UNIX socket (kcs=). That failing
+ * stops ipmi_sim: it must not serve the system interface on a TCP port.
  */
 void ipmi_sim_module_post_init(sys_data_t *sys)
 {
@@ -100,8 +123,11 @@ void ipmi_sim_module_post_init(sys_data_t *sys)
 	if (!bmc->mc) {
 		acma_log(bmc, SETUP_ERROR, "acma: no BMC at IPMB 0x%02x",
 			 sys->bmc_ipmb);
-		return;
+		exit(1);
 	}
+	if (bmc->kcs_path && acma_sysif_unix(bmc))
+		exit(1);
+	acma_defer_init(bmc);
 	acma_sensors_init(bmc);
 	acma_fault_init(bmc);
 }

@@ -151,8 +151,12 @@ void acma_sensor_update(struct acma_bmc *bmc, int rank)
  * Adds a system event record from the rank's memory sensor: offset 4
  * asserted when the new state is not "on", deasserted when it is; event
  * data 2 is the new state, event data 3 the old one.
+ *
+ * Return: 0, or the errno value of ipmi_mc_add_to_sel(): EAGAIN when the
+ * SEL is full (ipmi_sim then sets the SEL's overflow flag, as IPMI
+ * specifies: Get SEL Info, operation support bit 7).
  */
-void acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state)
+int acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state)
 {
 	unsigned char ev[13] = { 0 };
 	int state = bmc->ranks[rank].state;
@@ -160,7 +164,7 @@ void acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state)
 	int err;
 
 	if (!bmc->mc)
-		return;
+		return ENODEV;
 	ev[4] = bmc->sys->bmc_ipmb;		/* generator: the BMC */
 	ev[5] = 0;				/* channel 0, LUN 0 */
 	ev[6] = EVT_MSG_REV;
@@ -175,5 +179,6 @@ void acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state)
 	err = ipmi_mc_add_to_sel(bmc->mc, EVT_SYSTEM_RECORD, ev, &recid);
 	if (err)
 		acma_log(bmc, OS_ERROR, "acma: rank %d: SEL record not added: %s",
-			 rank, strerror(err));
+			 rank, err == EAGAIN ? "the SEL is full" : strerror(err));
+	return err;
 }

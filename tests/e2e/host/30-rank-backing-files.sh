@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Every rank is its own QEMU memory backend, backed by its own file under /dev/shm and
+# Every rank is its own QEMU memory backend, backed by its own file in the run's private folder and
 # mapped at the guest-physical address the board file gives (QMP query-memory-devices).
 . "$(dirname "$0")/../../../scripts/lib/runner.sh"
 qmp_sock=$ACMA_QMP
@@ -24,5 +24,5 @@ while read -r rank idx path base size; do
 		echo "rank $rank: backing file $path missing or not $size bytes"; status=1
 	fi
 	printf 'rank %s: %s at 0x%x, %s MiB, %s\n' "$rank" "$dev" "$addr" $((size >> 20)) "$path"
-done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" /dev/shm "$ACMA_SHM_PREFIX")
+done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" "$ACMA_SHM_DIR" "$ACMA_SHM_PREFIX")
 exit $status

@@ -6,7 +6,8 @@
 # A test that changes rank states must not touch the board's live BMC, whose ranks back
 # the paused guest's memory. own_bmc_setup gives it a BMC of its own: the runner's
 # bmc_start with a private output folder, private ports and private backing files
-# (sparse, made with truncate) under /dev/shm, all removed on exit by PID and by name.
+# (sparse, made with truncate) in its own private run folder under /dev/shm, all
+# removed on exit by PID and by name.
 #
 # Also: oem USER-KIND ARGS... sends an acma OEM command (NetFn 0x30) with ipmitool raw
 # and prints the answer bytes, or "cc=0xNN" when the BMC refuses it.
@@ -22,7 +23,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 own_bmc_cleanup() {
 	stop_pid "$bmc_pid" ipmi_sim
 	bmc_pid=
-	rm -f /dev/shm/"$shm_prefix"-*
+	case ${run_dir:-} in /dev/shm/acma-run.*) rm -rf -- "$run_dir" ;; esac
 	[ -n "${own_dir:-}" ] && rm -rf "$own_dir"
 }
 
@@ -34,9 +35,10 @@ own_bmc_setup() {
 	out=$own_dir board_file=$test_board shm_prefix=acma-bmctest-$$ bmc_pid=
 	trap own_bmc_cleanup EXIT
 	trap 'exit 130' INT TERM
+	run_dir_make
 	while read -r _ _ path _ size; do
 		truncate -s "$size" "$path" || fail "cannot create $path"
-	done < <("$boardgen" backing-files "$board_file" /dev/shm "$shm_prefix")
+	done < <("$boardgen" backing-files "$board_file" "$shm_dir" "$shm_prefix")
 }
 
 # own_bmc_start: start (or restart) the private BMC, keeping its state folder.
