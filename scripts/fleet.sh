@@ -229,8 +229,9 @@ while :; do
 		else
 			kill -0 "${board_pids[$i]}" 2>/dev/null ||
 				die "board $b stopped: $(tail -n 3 "$out/boards/$b.log")"
-			line="$line  $b: $(tr -d '\r' 2>/dev/null < "$out/boards/$b/report.log" |
-				sed -n 's/^progress //p' | tail -n 1 | cut -d, -f1-3)"
+			p=$(tr -d '\r' 2>/dev/null < "$out/boards/$b/report.log" |
+				sed -n 's/^progress //p' | tail -n 1 | cut -d, -f1-3)
+			line="$line  $b: ${p:-booting}"
 		fi
 		i=$((i + 1))
 	done
@@ -361,10 +362,18 @@ else
 	fail=1
 fi
 
+# Everything stopped: the processes, and the ranks' backing files (/dev/shm/acma-PID-*,
+# PID a board script's)
+started_pids=("${board_pids[@]}")
 fleet_cleanup
 left=$(for b in "${boards[@]}"; do cat "$out/boards/$b/board.env"; done | sed -n 's/^\(bmc\|node\)_pid=//p' |
 	while read -r p; do if kill -0 "$p" 2>/dev/null; then echo "$p"; fi; done)
 [ -z "$left" ] || { say "FAIL: processes left running: $left"; fail=1; }
+for p in "${started_pids[@]}"; do
+	if ls /dev/shm/acma-"$p"-* > /dev/null 2>&1; then
+		say "FAIL: files left in /dev/shm: $(ls /dev/shm/acma-"$p"-* | tr '\n' ' ')"; fail=1
+	fi
+done
 say
 say "Done in $(($(date +%s) - start)) s (the day $((t_end - t_go)) s). Logs: $out/boards/<board>/, $out/{prometheus,ipmi-exporter}.log"
 [ $fail = 0 ] || die "make fleet failed (see above)"
