@@ -7,6 +7,7 @@
 #   make run                   build what is missing and boot the selected board
 #   make test                  unit tests, then end-to-end tests in QEMU
 #   make plot                  draw the trace of acma-trace (CSV=, PNG=) as a PNG
+#   make fleet                 boot several boards at once, monitored with Prometheus
 #   make install               the operator tools, their man pages, bash completions and
 #                              systemd units (PREFIX=/usr/local, DESTDIR=)
 #
@@ -39,7 +40,7 @@ quiet = @printf '  %-8s %s\n' '$(1)' '$(2)';
 
 # Goals that work without a board configuration.
 config-goals := help deps clean distclean menuconfig savedefconfig oldconfig %_defconfig \
-	tools man install uninstall deb
+	tools man install uninstall deb fleet
 ifneq ($(filter-out $(config-goals),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 need-config := 1
 endif
@@ -154,6 +155,7 @@ INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
 .PHONY: tools man install uninstall deb
+.PHONY: fleet fleet-boards
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards bench-boards \
 	board-check acpi dt dt-check run test bench plot kernel-patches clean distclean FORCE
 
@@ -171,6 +173,9 @@ help:
 	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board)'
 	@echo '  plot                 a trace of acma-trace as a PNG: memory above, DRAM power below'
 	@echo '                       (CSV=build/<board>/run/trace.csv PNG=build/<board>/run/trace.png)'
+	@echo '  fleet                boards at once, each with its BMC and node_exporter, watched by'
+	@echo '                       Prometheus and the IPMI exporter: the day on each, fleet totals'
+	@echo '                       (PromQL), checks, a timeline PNG (FLEET='"'"'$(FLEET)'"'"')'
 	@echo '  install              the operator tools, man pages, bash completions, systemd units'
 	@echo '                       (PREFIX=/usr/local DESTDIR=); uninstall removes them'
 	@echo '  tools                the operator tools and their man pages, build/host/ (no board needed)'
@@ -369,6 +374,17 @@ other-boards = for tb in $(1); do b=$${tb%%:*}; base=$${b%%+*}; mkdir -p $(O)/$$
 
 test-boards:
 	@$(call other-boards,$(TEST_ALSO))
+
+# make fleet: these boards at once (each configured and built in build/BOARD/), the
+# guests' metrics every FLEET_INTERVAL seconds; data and logs in build/fleet/.
+FLEET ?= qemu-x86_64 qemu-x86_64-interleaved
+FLEET_INTERVAL ?= 2
+
+fleet-boards: | deps-ensure
+	@$(call other-boards,$(FLEET))
+
+fleet: fleet-boards
+	@scripts/fleet.sh --out $(O)/fleet --interval $(FLEET_INTERVAL) $(foreach b,$(FLEET),--fleet-board $(b))
 
 bench-boards:
 	@$(call other-boards,$(BENCH_ALSO))

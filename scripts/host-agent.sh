@@ -26,11 +26,19 @@
 #                     (its anonymous read-write mappings of 256 MiB or more), how much of them
 #                     is not resident on the host, and how much of that lies in
 #                     whole 2 MiB-aligned holes (what host huge pages need)
+#   textfile NAME DATA  node metrics for node_exporter's textfile collector: DATA is
+#                     the file gzipped and base64-encoded on one line (the guest's
+#                     `acmactl status --format=prometheus`); written whole, through a
+#                     temporary file and a rename, as $ACMA_TEXTFILE_DIR/NAME. NAME is
+#                     letters, digits, '_' and '-' ending in .prom; "ok BYTES"
+#   snapshot NAME DATA  the same into $ACMA_SNAPSHOT_DIR/NAME (NAME: letters, digits,
+#                     '_', '-' and '.'): what the guest reported besides its metrics,
+#                     e.g. acmactl's JSON, for the host to compare (make fleet)
 #
 # Started by the runner with the run's environment (ACMA_QMP, ACMA_BOARD_FILE,
 # ACMA_SHM_PREFIX, ACMA_SHM_DIR, ACMA_LAN_PORT, ACMA_BMC_PID, ACMA_BMC_FAULTS,
-# ACMA_QEMU_PID); stdin/stdout are the
-# serial line.
+# ACMA_QEMU_PID; for make fleet also ACMA_TEXTFILE_DIR and ACMA_SNAPSHOT_DIR, without
+# which textfile and snapshot are refused); stdin/stdout are the serial line.
 . "$(dirname "$0")/lib/runner.sh"
 qmp_sock=$ACMA_QMP
 lan_port=${ACMA_LAN_PORT:-}
@@ -71,6 +79,30 @@ rank_answer() {
 }
 
 answer() { printf '%s\n' "$*"; }
+
+# put_file DIR NAME DATA: the textfile and snapshot requests. DATA is decoded and
+# unpacked into a temporary file beside the target (a name the textfile collector does
+# not read: it reads only *.prom), at most 4 MiB of it, then renamed over DIR/NAME; the
+# name was checked by the caller, so nothing outside DIR is written.
+put_file() {
+	local dir=$1 name=$2 data=$3 tmp bytes
+	[ -n "$dir" ] && [ -d "$dir" ] || { answer "err no directory for this request on the host"; return; }
+	tmp=$(mktemp "$dir/.$name.XXXXXX") || { answer "err cannot write in $dir"; return; }
+	if ! (set -o pipefail; printf '%s' "$data" | base64 -d 2> /dev/null |
+		gzip -dc 2> /dev/null | head -c $((4 << 20))) > "$tmp"; then
+		rm -f "$tmp"
+		answer "err $name: not gzip data in base64, or over 4 MiB"
+		return
+	fi
+	bytes=$(stat -c %s "$tmp")
+	chmod 644 "$tmp"
+	if mv -f "$tmp" "$dir/$name"; then
+		answer "ok $bytes"
+	else
+		rm -f "$tmp"
+		answer "err cannot rename into $dir/$name"
+	fi
+}
 
 while IFS= read -r line; do
 	line=${line%$'\r'}
@@ -143,6 +175,18 @@ while IFS= read -r line; do
 		;;
 	"qmp "*)
 		answer "ok $(qmp "${line#qmp }" | tr -d '\n')"
+		;;
+	"textfile "*|"snapshot "*)
+		read -r req name data <<< "$line"
+		if [ "$req" = textfile ]; then
+			[[ $name =~ ^[A-Za-z0-9_-]+\.prom$ ]] ||
+				{ answer "err textfile wants NAME.prom (letters, digits, _ and -)"; continue; }
+			put_file "${ACMA_TEXTFILE_DIR:-}" "$name" "$data"
+		else
+			[[ $name =~ ^[A-Za-z0-9_-][A-Za-z0-9_.-]*$ ]] ||
+				{ answer "err snapshot wants a NAME of letters, digits, _, - and ."; continue; }
+			put_file "${ACMA_SNAPSHOT_DIR:-}" "$name" "$data"
+		fi
 		;;
 	"")
 		;;

@@ -30,7 +30,8 @@ done
 
 install -m 755 "$top/scripts/guest/init" "$root/init"
 install -m 755 "$top/scripts/guest/run-tests" "$top/scripts/guest/demo" "$root/usr/share/acma/"
-install -m 644 "$top/scripts/guest/lib.sh" "$top/scripts/guest/damon.sh" "$root/usr/share/acma/"
+install -m 644 "$top/scripts/guest/lib.sh" "$top/scripts/guest/damon.sh" "$top/scripts/guest/fleet.sh" \
+	"$root/usr/share/acma/"
 for t in "$top"/tests/e2e/guest/*; do
 	install -m 755 "$t" "$root/usr/share/acma/tests/"
 done
