@@ -16,14 +16,6 @@ golden_setup acmactl
 # Debian's python3, whatever python3 comes first in PATH: it has python3-prometheus-client.
 py=/usr/bin/python3
 
-ok() {
-	echo "ok: $1"
-}
-fail() {
-	echo "FAIL: $1: $2"
-	failed=1
-}
-
 missing=
 command -v promtool > /dev/null || missing="$missing promtool (Debian package prometheus)"
 "$py" -c 'import prometheus_client.openmetrics.parser' 2> /dev/null ||

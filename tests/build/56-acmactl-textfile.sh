@@ -11,14 +11,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 golden_setup acmactl
 py=/usr/bin/python3
 
-ok() {
-	echo "ok: $1"
-}
-fail() {
-	echo "FAIL: $1: $2"
-	failed=1
-}
-
 # samples FILE: the sample lines, sorted.
 samples() {
 	grep -v '^#' "$1" | sort

@@ -11,9 +11,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup acmactl
 
-ok() { echo "ok: $1"; }
-fail() { echo "FAIL: $1: $2"; failed=1; }
-
 ne=$(command -v prometheus-node-exporter || command -v node_exporter)
 if [ -z "$ne" ] || ! command -v curl > /dev/null || ! [ -x /bin/busybox ] ||
    ! [ -x "$top/build/host/boardgen" ]; then

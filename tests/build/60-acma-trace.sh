@@ -15,13 +15,6 @@ golden_setup acma-trace
 trees=$top/tests/tools/acmactl
 
 # ok WHAT | fail WHAT WHY: one verdict line.
-ok() {
-	echo "ok: $1"
-}
-fail() {
-	echo "FAIL: $1: $2"
-	failed=1
-}
 
 # untimed CSV: the CSV with T for the time of each row, into $tmp/out.
 untimed() {

@@ -11,14 +11,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup acmactl
 
-ok() {
-	echo "ok: $1"
-}
-fail() {
-	echo "FAIL: $1: $2"
-	failed=1
-}
-
 missing=
 for c in scdoc man systemd-analyze; do
 	command -v $c > /dev/null || missing="$missing $c"

@@ -5,6 +5,15 @@
 # $top (the repository). The helpers print "ok:" or "FAIL:" lines and set failed=1 on
 # a failure.
 
+# ok WHAT, fail WHAT WHY: one result line; a failure sets failed=1.
+ok() {
+	echo "ok: $1"
+}
+fail() {
+	echo "FAIL: $1: $2"
+	failed=1
+}
+
 # golden_setup TOOL: $tool, build/host/TOOL (skip, exit 4, when it is not built),
 # $fixtures, tests/tools/TOOL, $tmp, a private folder removed at exit, and failed=0.
 golden_setup() {
