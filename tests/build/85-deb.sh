@@ -107,7 +107,8 @@ chmod 644 "$tmp/acma-tools.deb"
 as_user=()
 [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null &&
 	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp TMPDIR=/tmp)
-"${as_user[@]}" lintian -I --pedantic "$tmp/acma-tools.deb" > "$tmp/lintian" 2>&1
+# from a folder that user may enter (a clone may sit in a private one)
+(cd "$tmp" && "${as_user[@]}" lintian -I --pedantic "$tmp/acma-tools.deb") > "$tmp/lintian" 2>&1
 rc=$?
 if [ $rc = 0 ] && [ ! -s "$tmp/lintian" ]; then
 	ok "lintian -I --pedantic: nothing to say"
