@@ -1605,9 +1605,11 @@ module_param_cb(commit_inputs, &commit_inputs_param_ops, &commit_inputs,
  * speed until it is met.
  *
  * Context: Process context.
- * Return: 0 on success, -EAGAIN if DAMON_ACMA is not running (the caller
- * then handles the size itself), or -EINVAL if the other parameters written
- * since the last commit are invalid (nothing is changed then).
+ * Return: 0 on success; -EAGAIN if DAMON_ACMA is not running, or -ENODEV
+ * if it has no memory to scale (the caller then handles the size itself);
+ * -EINVAL if even the parameters in force do not allow it (nothing is
+ * changed then).  Parameters written since the last commit that are invalid
+ * are dropped for the values in force.
  */
 int damon_acma_set_max_mem(unsigned long bytes, unsigned long *applied)
 {
@@ -1618,9 +1620,24 @@ int damon_acma_set_max_mem(unsigned long bytes, unsigned long *applied)
 	kernel_param_lock(THIS_MODULE);
 	if (!acma.ctx || !damon_is_running(acma.ctx))
 		goto out;
+	/* nothing to scale: the driver must give the memory back itself */
+	err = -ENODEV;
+	if (!acma.nr_blocks)
+		goto out;
 	old = max_mem;
 	max_mem = clamp(bytes, min_mem, damon_acma_machine_bytes());
 	err = damon_acma_check(&cfg);
+	if (err) {
+		/*
+		 * Parameters written since the last commit are invalid: they
+		 * would be refused at commit anyway.  The host's maximum goes
+		 * with the values in force, so that the driver never gives
+		 * memory back itself while DAMON_ACMA scales too.
+		 */
+		damon_acma_restore_parameters();
+		max_mem = clamp(bytes, min_mem, damon_acma_machine_bytes());
+		err = damon_acma_check(&cfg);
+	}
 	if (err) {
 		max_mem = old;
 		goto out;
