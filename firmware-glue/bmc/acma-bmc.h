@@ -132,6 +132,9 @@ struct acma_bmc {
 	char *kcs_path;
 	char *audit_path;
 	char *board;
+	bool have_ids;			/* bmc-id given: manufacturer, product */
+	uint32_t manufacturer;
+	uint16_t product;
 	struct acma_state states[ACMA_MAX_STATES];
 	int nr_states;
 	int on_state;
@@ -156,6 +159,7 @@ int ipmi_mc_add_main_sdr(lmc_data_t *mc, unsigned char *data,
 int ipmi_mc_add_to_sel(lmc_data_t *mc, unsigned char record_type,
 		       unsigned char event[13], unsigned int *recid);
 extern cmd_handler_f storage_netfn_handlers[256];
+extern cmd_handler_f app_netfn_handlers[256];
 
 /* config.c */
 int acma_config_read(struct acma_bmc *bmc);
@@ -187,6 +191,7 @@ int acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
 /* commands.c */
 int acma_commands_register(struct acma_bmc *bmc);
 int acma_defer_init(struct acma_bmc *bmc);
+int acma_device_id_init(struct acma_bmc *bmc);
 
 /* sessions.c */
 int acma_sessions_init(struct acma_bmc *bmc);
