@@ -40,6 +40,8 @@
 #define ACMA_READING_SPECIFIC	0x6f
 #define ACMA_MEM_DISABLED	4	/* memory sensor offset */
 #define ACMA_MEM_PRESENT	6
+#define ACMA_MEM_CONFIG_ERROR	7	/* the rank failed: contents not dropped */
+#define ACMA_MEM_SPARE		8	/* present, powered off on purpose */
 
 /* Longest wait the BMC simulates for a rank to leave a low-power state. */
 #define ACMA_MAX_EXIT_WAIT_NS	1000000000ULL
@@ -88,6 +90,7 @@ struct acma_rank {
 	uint32_t transitions;
 	time_t last_change;
 	uint64_t usable_at;
+	bool failed;		/* its last power-off failed: contents not dropped */
 };
 
 /**
