@@ -9,7 +9,7 @@
 #   allon   the fleet's DRAM power, all ranks on acma_dram_all_on_power_watts
 #   dcmi    the BMCs' DRAM power reading (DCMI)  ipmi_dcmi_power_consumption_watts
 #   off     ranks off, as the nodes report them  acma_rank_state{acma_rank_state="off"}
-#   bmcoff  ranks the BMCs report disabled       ipmi_sensor_state{type="Memory"} == 2
+#   bmcfail ranks the BMCs report failed         ipmi_sensor_state{type="Memory"} == 2
 # Three panels on one time axis (seconds since the boards booted, T0): memory, DRAM
 # power, ranks off; a dotted line at each phase's end from PHASES ("UNIX-TIME PHASE
 # BOARD" lines).
@@ -88,7 +88,7 @@ EOF
 
 	items=()
 	items+=("$(series off.fleet "with steps lw 2 lc rgb 'purple'" 'ranks off (nodes)')")
-	items+=("$(series bmcoff.fleet "with points pt 6 ps 0.6 lc rgb 'black'" 'ranks disabled (BMCs)')")
+	items+=("$(series bmcfail.fleet "with points pt 6 ps 0.6 lc rgb 'black'" 'ranks failed (BMCs)')")
 	echo "set xlabel 'time since the boards booted (s)'"
 	echo "set format x '%g'"
 	echo "set ylabel 'ranks off'"

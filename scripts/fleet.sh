@@ -282,7 +282,7 @@ say "Fleet totals at the end of the day, from Prometheus' HTTP API ($prom/api/v1
 cols=(
 	'RANKS OFF|sum(acma_rank_state{acma_rank_state="off"})'
 	'RANKS|count(acma_rank_info)'
-	'BMC DISABLED|sum(ipmi_sensor_state{type="Memory"} == bool 2)'
+	'BMC FAILED|sum(ipmi_sensor_state{type="Memory"} == bool 2)'
 	'DRAM W|sum(acma_dram_power_watts)'
 	'ALL ON W|sum(acma_dram_all_on_power_watts)'
 	'BMC W|sum(ipmi_dcmi_power_consumption_watts)'
@@ -308,10 +308,10 @@ done
 cell[SAMPLED J,fleet]=$sampled_fleet
 fmt='  %-26s %9s %12s %8s %8s %6s %8s %9s\n'
 # shellcheck disable=SC2059
-printf "$fmt" BOARD "RANKS OFF" "BMC DISABLED" "DRAM W" "ALL ON W" "BMC W" "SAVED J" "SAMPLED J"
+printf "$fmt" BOARD "RANKS OFF" "BMC FAILED" "DRAM W" "ALL ON W" "BMC W" "SAVED J" "SAMPLED J"
 for r in "${boards[@]}" fleet; do
 	# shellcheck disable=SC2059
-	printf "$fmt" "$r" "${cell[RANKS OFF,$r]:-?}/${cell[RANKS,$r]:-?}" "${cell[BMC DISABLED,$r]:-?}" \
+	printf "$fmt" "$r" "${cell[RANKS OFF,$r]:-?}/${cell[RANKS,$r]:-?}" "${cell[BMC FAILED,$r]:-?}" \
 		"$(printf '%.2f' "${cell[DRAM W,$r]:-0}")" "$(printf '%.2f' "${cell[ALL ON W,$r]:-0}")" \
 		"${cell[BMC W,$r]:-?}" "$(printf '%.0f' "${cell[SAVED J,$r]:-0}")" "$(printf '%.0f' "${cell[SAMPLED J,$r]:-0}")"
 done
@@ -348,7 +348,7 @@ range() {
 	range 'sum(acma_dram_all_on_power_watts)' | sed 's/^/allon /'
 	range 'sum(ipmi_dcmi_power_consumption_watts)' | sed 's/^/dcmi /'
 	range 'sum(acma_rank_state{acma_rank_state="off"})' | sed 's/^/off /'
-	range 'count(ipmi_sensor_state{type="Memory"} == 2) or sum(ipmi_sensor_state{type="Memory"}) * 0' | sed 's/^/bmcoff /'
+	range 'count(ipmi_sensor_state{type="Memory"} == 2) or sum(ipmi_sensor_state{type="Memory"}) * 0' | sed 's/^/bmcfail /'
 } > "$out/timeline.dat" || die "Prometheus refused a range query"
 for b in "${boards[@]}"; do
 	sed "s/\$/ $b/" "$out/boards/$b/phases"

@@ -40,6 +40,8 @@
 #define ACMA_READING_SPECIFIC	0x6f
 #define ACMA_MEM_DISABLED	4	/* memory sensor offset */
 #define ACMA_MEM_PRESENT	6
+#define ACMA_MEM_CONFIG_ERROR	7	/* the rank failed: contents not dropped */
+#define ACMA_MEM_SPARE		8	/* present, powered off on purpose */
 
 /* Longest wait the BMC simulates for a rank to leave a low-power state. */
 #define ACMA_MAX_EXIT_WAIT_NS	1000000000ULL
@@ -88,6 +90,7 @@ struct acma_rank {
 	uint32_t transitions;
 	time_t last_change;
 	uint64_t usable_at;
+	bool failed;		/* its last power-off failed: contents not dropped */
 };
 
 /**
@@ -132,6 +135,9 @@ struct acma_bmc {
 	char *kcs_path;
 	char *audit_path;
 	char *board;
+	bool have_ids;			/* bmc-id given: manufacturer, product */
+	uint32_t manufacturer;
+	uint16_t product;
 	struct acma_state states[ACMA_MAX_STATES];
 	int nr_states;
 	int on_state;
@@ -156,6 +162,7 @@ int ipmi_mc_add_main_sdr(lmc_data_t *mc, unsigned char *data,
 int ipmi_mc_add_to_sel(lmc_data_t *mc, unsigned char record_type,
 		       unsigned char event[13], unsigned int *recid);
 extern cmd_handler_f storage_netfn_handlers[256];
+extern cmd_handler_f app_netfn_handlers[256];
 
 /* config.c */
 int acma_config_read(struct acma_bmc *bmc);
@@ -187,6 +194,7 @@ int acma_sel_transition(struct acma_bmc *bmc, int rank, int old_state);
 /* commands.c */
 int acma_commands_register(struct acma_bmc *bmc);
 int acma_defer_init(struct acma_bmc *bmc);
+int acma_device_id_init(struct acma_bmc *bmc);
 
 /* sessions.c */
 int acma_sessions_init(struct acma_bmc *bmc);

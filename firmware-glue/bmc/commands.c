@@ -536,6 +536,52 @@ static int lan_handle_msg(channel_t *chan, msg_t *msg)
 	return 1;
 }
 
+/*
+ * Get Device ID with the board's IDs (bmc-id in the configuration):
+ * ipmi_sim's own answer, from the .emu's mc_add, with the manufacturer ID
+ * (bytes 7-9) and product ID (bytes 10-11) replaced. It answers the LAN
+ * and the system interface alike.
+ */
+static struct {
+	struct acma_bmc *bmc;
+	cmd_handler_f get_device_id;
+} devid;
+
+static void cmd_get_device_id(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
+			      unsigned int *rdata_len, void *cb_data)
+{
+	devid.get_device_id(mc, msg, rdata, rdata_len, cb_data);
+	if (rdata[0] || *rdata_len < 12)
+		return;
+	rdata[7] = devid.bmc->manufacturer & 0xff;
+	rdata[8] = (devid.bmc->manufacturer >> 8) & 0xff;
+	rdata[9] = (devid.bmc->manufacturer >> 16) & 0x0f;
+	ipmi_set_uint16(rdata + 10, devid.bmc->product);
+}
+
+/**
+ * acma_device_id_init() - make Get Device ID report the board's IDs
+ * @bmc: the plugin, its configuration read
+ *
+ * Return: 0, or ENOENT (logged) if ipmi_sim has no Get Device ID handler;
+ * nothing is changed without a bmc-id line.
+ */
+int acma_device_id_init(struct acma_bmc *bmc)
+{
+	cmd_handler_f *h = &app_netfn_handlers[IPMI_GET_DEVICE_ID_CMD];
+
+	if (!bmc->have_ids || *h == cmd_get_device_id)
+		return 0;
+	if (!*h) {
+		acma_log(bmc, SETUP_ERROR, "acma: ipmi_sim has no Get Device ID");
+		return ENOENT;
+	}
+	devid.bmc = bmc;
+	devid.get_device_id = *h;
+	*h = cmd_get_device_id;
+	return 0;
+}
+
 static const struct {
 	unsigned char cmd;
 	cmd_handler_f handler;

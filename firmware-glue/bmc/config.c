@@ -112,6 +112,26 @@ static void stmt_board(struct reader *r, int n, char **tok)
 		error_at(r, "out of memory");
 }
 
+/* bmc-id MANUFACTURER PRODUCT: the IDs Get Device ID reports. */
+static void stmt_bmc_id(struct reader *r, int n, char **tok)
+{
+	struct acma_bmc *bmc = r->bmc;
+	uint64_t mfg, prod;
+
+	if (n != 3 || parse_u64(tok[1], "", &mfg) || mfg >= 0xfffff ||
+	    parse_u64(tok[2], "", &prod) || prod > 0xffff) {
+		error_at(r, "expected 'bmc-id MANUFACTURER PRODUCT' (IANA enterprise number below 0xfffff, product ID up to 0xffff)");
+		return;
+	}
+	if (bmc->have_ids) {
+		error_at(r, "'bmc-id' given twice");
+		return;
+	}
+	bmc->manufacturer = mfg;
+	bmc->product = prod;
+	bmc->have_ids = true;
+}
+
 static void stmt_state(struct reader *r, int n, char **tok)
 {
 	struct acma_bmc *bmc = r->bmc;
@@ -321,6 +341,8 @@ int acma_config_read(struct acma_bmc *bmc)
 			continue;
 		if (!strcmp(tok[0], "board")) {
 			stmt_board(&r, n, tok);
+		} else if (!strcmp(tok[0], "bmc-id")) {
+			stmt_bmc_id(&r, n, tok);
 		} else if (!strcmp(tok[0], "state")) {
 			stmt_state(&r, n, tok);
 			if (bmc->nr_states &&

@@ -314,6 +314,8 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who)
 	if (bmc->states[old].kept && !bmc->states[state].kept) {
 		err = acma_drop_contents(bmc, rank, true);
 		if (err) {
+			rk->failed = true;
+			acma_sensor_update(bmc, rank);
 			acma_audit(bmc, "rank %d (%s): %s -> %s by %s refused: contents not dropped (%s)",
 				   rank, bmc->dimms[rk->dimm], bmc->states[old].name,
 				   bmc->states[state].name, who, strerror(err));
@@ -341,6 +343,7 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who)
 			ns = ACMA_MAX_EXIT_WAIT_NS;
 		rk->usable_at = mono_ns() + ns;
 	}
+	rk->failed = false;
 	acma_sensor_update(bmc, rank);
 	sel_err = acma_sel_transition(bmc, rank, old);
 	acma_audit(bmc, "rank %d (%s): %s -> %s by %s%s%s", rank,

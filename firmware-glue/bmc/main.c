@@ -128,6 +128,7 @@ void ipmi_sim_module_post_init(sys_data_t *sys)
 	if (bmc->kcs_path && acma_sysif_unix(bmc))
 		exit(1);
 	acma_defer_init(bmc);
+	acma_device_id_init(bmc);
 	acma_sensors_init(bmc);
 	acma_fault_init(bmc);
 }

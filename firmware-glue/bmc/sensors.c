@@ -4,8 +4,15 @@
  *
  * Rank r has sensor ACMA_SENSOR_BASE + r on the BMC (LUN 0): sensor type
  * Memory (0x0c), sensor-specific reading (0x6f), offset 6 "Presence
- * detected" always asserted, offset 4 "Memory Device Disabled" asserted
- * while the rank is in any state but "on". Its compact SDR (type 0x02) is
+ * detected" always asserted, offset 8 "Spare" asserted while the rank is
+ * in any state but "on" (off on purpose: present, not in use), offset 7
+ * "Configuration Error" while its last power-off failed because its
+ * contents could not be dropped. Monitoring (FreeIPMI, and so the IPMI
+ * exporter) reads Presence detected and Spare as Nominal and Configuration
+ * Error as Critical; offset 4 "Memory Device Disabled", Critical too, is
+ * not shown by the sensor: a rank acma powered off is not a failure. The
+ * SEL records of transitions keep offset 4 (see acma_sel_transition()).
+ * Its compact SDR (type 0x02) is
  * added to the main SDR repository at every start-up, named from the board
  * ("Rank0 DIMM0"). A transition is logged as a system event record of that
  * sensor. Layouts: firmware-glue/PROTOCOL.md.
@@ -29,6 +36,8 @@
 #define EVT_DEASSERT		0x80
 #define EVT_DATA23_OEM		0xa0	/* event data 2 and 3 are OEM codes */
 #define MEM_EVENT_MASK		((1 << ACMA_MEM_DISABLED) | (1 << ACMA_MEM_PRESENT))
+#define MEM_READ_MASK		((1 << ACMA_MEM_PRESENT) | (1 << ACMA_MEM_CONFIG_ERROR) | \
+				 (1 << ACMA_MEM_SPARE))
 
 static unsigned char sensor_num(int rank)
 {
@@ -62,7 +71,8 @@ static unsigned int build_sdr(const struct acma_bmc *bmc, int rank,
 	sdr[13] = ACMA_READING_SPECIFIC;
 	sdr[14] = MEM_EVENT_MASK;		/* assertion events */
 	sdr[16] = MEM_EVENT_MASK;		/* deassertion events */
-	sdr[18] = MEM_EVENT_MASK;		/* readable offsets */
+	sdr[18] = MEM_READ_MASK & 0xff;		/* readable offsets */
+	sdr[19] = MEM_READ_MASK >> 8;
 	sdr[20] = 0xc0;				/* no analog reading */
 	sdr[31] = 0xc0 | len;			/* 8-bit ASCII + Latin 1 */
 	memcpy(sdr + SDR_COMPACT_FIXED, name, len);
@@ -131,15 +141,20 @@ void acma_sensors_init(struct acma_bmc *bmc)
  * @bmc: the plugin
  * @rank: rank id
  *
- * Sets offset 4 (Memory Device Disabled) unless the rank is on. No event
- * is generated here; acma_sel_transition() logs the transition.
+ * Sets offset 8 (Spare) unless the rank is on, and offset 7 (Configuration
+ * Error) while its last power-off failed. No event is generated here;
+ * acma_sel_transition() logs the transition.
  */
 void acma_sensor_update(struct acma_bmc *bmc, int rank)
 {
+	const struct acma_rank *rk = &bmc->ranks[rank];
+
 	if (!bmc->mc)
 		return;
-	ipmi_mc_sensor_set_bit(bmc->mc, 0, sensor_num(rank), ACMA_MEM_DISABLED,
-			       bmc->ranks[rank].state != bmc->on_state, 0);
+	ipmi_mc_sensor_set_bit(bmc->mc, 0, sensor_num(rank), ACMA_MEM_SPARE,
+			       rk->state != bmc->on_state, 0);
+	ipmi_mc_sensor_set_bit(bmc->mc, 0, sensor_num(rank), ACMA_MEM_CONFIG_ERROR,
+			       rk->failed, 0);
 }
 
 /**

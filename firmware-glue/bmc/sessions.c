@@ -23,6 +23,16 @@
  * The Open Session payload handler is wrapped through lanserv's payload
  * table (payload_handlers, exported by libIPMIlanserv but not declared in
  * its headers); the wrapper calls lanserv's own handler.
+ *
+ * The wrapper also answers a request for privilege 0 ("the highest level
+ * matching the proposed algorithms", what FreeIPMI sends) as IPMI 2.0
+ * section 13.18 asks: with the highest level a session may reach on the
+ * channel. ipmi_sim 2.0.33 echoes the requested byte, 0, in the Open
+ * Session Response's maximum privilege level, and FreeIPMI then gives up
+ * ("privilege level cannot be obtained for this user") unless told to
+ * work around it. No user is named before RAKP message 1, so the level is
+ * the channel's limit (lan.conf priv_limit); the session itself is still
+ * held to its user's own privilege (commands.c, lan_handle_msg()).
  */
 #include <errno.h>
 #include <string.h>
@@ -76,10 +86,27 @@ static void make_room(lanserv_data_t *lan)
 	}
 }
 
+/*
+ * A request for the highest level (0) becomes a request for the channel's
+ * limit, which lanserv then checks and answers like any explicit level.
+ */
+static void highest_level(lanserv_data_t *lan, msg_t *msg)
+{
+	unsigned char limit = lan->channel.privilege_limit & 0xf;
+
+	if (msg->len < 2 || (msg->data[1] & 0xf) || !limit)
+		return;
+	if (limit > IPMI_PRIVILEGE_ADMIN)	/* lanserv takes 1..4 */
+		limit = IPMI_PRIVILEGE_ADMIN;
+	msg->data[1] = (msg->data[1] & 0xf0) | limit;
+}
+
 static void open_session(lanserv_data_t *lan, msg_t *msg)
 {
 	if (msg->sid == 0 && lan->tick_handler.handler)
 		make_room(lan);
+	if (msg->sid == 0)
+		highest_level(lan, msg);
 	hs.open_session(lan, msg);
 }
 

@@ -39,6 +39,7 @@ enum kw {
 	KW_VM_MEMORY,
 	KW_BALLOON,
 	KW_SCRATCH_DISK,
+	KW_BMC_ID,
 	KW_COUNT,
 };
 
@@ -64,6 +65,7 @@ static const struct keyword {
 	[KW_VM_MEMORY]	 = { "vm-memory", false, false, "vm-memory BASE+SIZE" },
 	[KW_BALLOON]	 = { "balloon", true, false, "balloon free-page-reporting|plain" },
 	[KW_SCRATCH_DISK] = { "scratch-disk", true, false, "scratch-disk SIZE" },
+	[KW_BMC_ID]	 = { "bmc-id", true, false, "bmc-id MANUFACTURER PRODUCT" },
 };
 
 struct diag {
@@ -957,6 +959,35 @@ static void stmt_vm_memory(struct parser *p, int argc, char **argv)
 	b->vm_memory[b->nr_vm_memory++] = m;
 }
 
+/*
+ * 'bmc-id MANUFACTURER PRODUCT': what the BMC's Get Device ID reports, an
+ * IANA enterprise number (20 bits, 0xfffff reserved) and a product ID
+ * (16 bits); decimal or 0x hex.
+ */
+static bool stmt_bmc_id(struct parser *p, int argc, char **argv)
+{
+	unsigned long long mfg, prod;
+
+	if (argc != 3) {
+		error(p, "'bmc-id' takes two values, got %d (expected '%s')", argc - 1,
+		      keywords[KW_BMC_ID].syntax);
+		return false;
+	}
+	if (board_parse_address(argv[1], &mfg) || mfg >= 0xfffff) {
+		error(p, "bmc-id manufacturer '%s' is not valid (expected an IANA enterprise number, 0..1048574)",
+		      argv[1]);
+		return false;
+	}
+	if (board_parse_address(argv[2], &prod) || prod > 0xffff) {
+		error(p, "bmc-id product '%s' is not valid (expected a product ID, 0..0xffff)",
+		      argv[2]);
+		return false;
+	}
+	p->b->bmc_manufacturer = mfg;
+	p->b->bmc_product = prod;
+	return true;
+}
+
 static int lookup_keyword(const char *word)
 {
 	int i;
@@ -991,7 +1022,7 @@ static void unknown_keyword(struct parser *p, const char *word)
 		error(p, "unknown keyword '%s' (did you mean '%s'?)", word,
 		      keywords[best].name);
 	else
-		error(p, "unknown keyword '%.40s%s' (expected one of board, arch, qemu-machine, cpus, boot-memory, memory-block, firmware, interleave, description, power-state, dimm, rank, vm-memory, balloon, scratch-disk)",
+		error(p, "unknown keyword '%.40s%s' (expected one of board, arch, qemu-machine, cpus, boot-memory, memory-block, firmware, interleave, description, power-state, dimm, rank, vm-memory, balloon, scratch-disk, bmc-id)",
 		      word, strlen(word) > 40 ? "..." : "");
 }
 
@@ -1050,6 +1081,10 @@ static void parse_line(struct parser *p, char *line)
 		break;
 	case KW_VM_MEMORY:
 		stmt_vm_memory(p, argc, argv);
+		break;
+	case KW_BMC_ID:
+		p->kw_line[kw] = p->line;
+		p->kw_valid[kw] = stmt_bmc_id(p, argc, argv);
 		break;
 	default:
 		p->kw_line[kw] = p->line;
@@ -1295,6 +1330,9 @@ static void check_vm_board(struct parser *p)
 	if (p->kw_valid[KW_INTERLEAVE] && b->interleave)
 		error_line(p, p->kw_line[KW_INTERLEAVE], "interleave %d with firmware none (line %d): a VM guest has no ranks to interleave (expected 'interleave none', or no interleave line)",
 			   b->interleave, p->kw_line[KW_FIRMWARE]);
+	if (p->kw_line[KW_BMC_ID])
+		error_line(p, p->kw_line[KW_BMC_ID], "'bmc-id' with firmware none (line %d): a VM guest has no BMC",
+			   p->kw_line[KW_FIRMWARE]);
 	if (!p->nr_lines[KW_VM_MEMORY] && !p->kw_suggested[KW_VM_MEMORY])
 		error_file(p, "no 'vm-memory' lines (firmware none expects at least one 'vm-memory BASE+SIZE', the memory the guest may give back)");
 	check_ranges(p, false, true);
@@ -1410,6 +1448,8 @@ int board_parse(FILE *f, const char *name, struct board *b, FILE *err)
 	int i, errors;
 
 	memset(b, 0, sizeof(*b));
+	b->bmc_manufacturer = BOARD_BMC_MANUFACTURER;
+	b->bmc_product = BOARD_BMC_PRODUCT;
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *hash;
 

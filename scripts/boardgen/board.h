@@ -151,6 +151,10 @@ struct board_vm_memory {
  * @nr_vm_memory: number of entries of @vm_memory
  * @balloon: the virtio-balloon device, %BOARD_BALLOON_NONE if there is none
  * @scratch_disk: size in bytes of the scratch virtio disk, 0 if there is none
+ * @bmc_manufacturer: the BMC's manufacturer ID in Get Device ID (an IANA
+ *                    enterprise number), %BOARD_BMC_MANUFACTURER by default
+ * @bmc_product: the BMC's product ID in Get Device ID,
+ *               %BOARD_BMC_PRODUCT by default
  */
 struct board {
 	char *name;
@@ -172,7 +176,17 @@ struct board {
 	int nr_vm_memory;
 	enum board_balloon balloon;
 	unsigned long long scratch_disk;
+	unsigned int bmc_manufacturer;
+	unsigned int bmc_product;
 };
+
+/*
+ * The BMC's IDs when the board has no bmc-id line: IANA enterprise number
+ * 32473, reserved for documentation and examples (RFC 5612), and acma's
+ * product ID 0xac4a ("acma BMC").
+ */
+#define BOARD_BMC_MANUFACTURER	32473
+#define BOARD_BMC_PRODUCT	0xac4a
 
 /**
  * board_parse() - read, parse and validate a board file

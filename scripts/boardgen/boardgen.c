@@ -214,6 +214,8 @@ static int cmd_bmc(const struct board *b, const char *shmdir, const char *prefix
 		}
 		putchar('\n');
 	}
+	/* last, so that the lines above keep their numbers */
+	printf("bmc-id %u 0x%04x\n", b->bmc_manufacturer, b->bmc_product);
 	return 0;
 }
 

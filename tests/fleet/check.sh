@@ -60,7 +60,7 @@ ipmi() {
 }
 
 # the fleet's sums of what the nodes and BMCs said
-sum_off=0 sum_mw=0 sum_all_mw=0 sum_j_lo=0 sum_j_hi=0 sum_bmc_disabled=0 sum_bmc_w=0
+sum_off=0 sum_mw=0 sum_all_mw=0 sum_j_lo=0 sum_j_hi=0 sum_bmc_failed=0 sum_bmc_w=0
 
 for b in "$@"; do
 	d=$FLEET_OUT/boards/$b
@@ -125,19 +125,21 @@ for b in "$@"; do
 	check "$b/bmc/exporter-up" "bmc 1 dcmi 1 ipmi 1 sel 1 " "$up" "(ipmi_up by collector)"
 
 	# BMC: each rank's sensor, ipmitool against the IPMI exporter (state 2, FreeIPMI's
-	# Critical, is Memory Device Disabled) and against the node (disabled = not on)
+	# Critical, is a failed rank: Configuration Error; a rank off on purpose shows Spare,
+	# state 0, Nominal: firmware-glue/PROTOCOL.md) and against the node (Spare = not on)
 	sdr=$(ipmi sdr type Memory 2>&1 | grep '^Rank') ||
 		{ not_ok "$b/bmc/rank-sensors" "ipmitool sdr type Memory over lanplus failed"; continue; }
-	want=$(echo "$sdr" | awk -F' *[|] *' '{ print $1 "=" ($5 ~ /Memory Device Disabled/ ? "disabled" : "enabled") }' | sort)
+	crit=$(echo "$sdr" | awk -F' *[|] *' '{ print $1 "=" ($5 ~ /Configuration Error|Memory Device Disabled/ ? "critical" : "nominal") }' | sort)
 	labels=name
 	got=$(q "ipmi_sensor_state{$sel,type=\"Memory\"}" |
-		awk '{ v = $NF; $NF = ""; sub(/ $/, ""); print $0 "=" (v == 2 ? "disabled" : "enabled") }' | sort)
+		awk '{ v = $NF; $NF = ""; sub(/ $/, ""); print $0 "=" (v == 2 ? "critical" : v == 0 ? "nominal" : "state-" v) }' | sort)
 	labels=board
-	check "$b/bmc/rank-sensors" "$(echo $want)" "$(echo $got)" "(ipmitool sdr type Memory)"
+	check "$b/bmc/rank-sensors" "$(echo $crit)" "$(echo $got)" "(ipmitool sdr type Memory)"
+	want=$(echo "$sdr" | awk -F' *[|] *' '{ print $1 "=" ($5 ~ /Spare/ ? "disabled" : "enabled") }' | sort)
 	node=$(jq -r '.ranks[] | select(.rank != null) | "Rank\(.rank) \(.dimm)=\(if .state == "on" then "enabled" else "disabled" end)"' "$after" | sort)
 	if [ "$(echo $node)" = "$(echo $want)" ]; then ok "$b/bmc/rank-sensors-match-node"; else
 		not_ok "$b/bmc/rank-sensors-match-node" "the node says $(echo $node), the BMC $(echo $want)"; fi
-	disabled=$(echo "$want" | grep -c '=disabled$')
+	failed=$(echo "$crit" | grep -c '=critical$')
 
 	# BMC: DCMI power reading, ipmitool against the exporter and the node (whole watts)
 	w=$(ipmi dcmi power reading 2>&1 | sed -n 's/.*Instantaneous power reading: *\([0-9]*\) Watts.*/\1/p')
@@ -164,7 +166,7 @@ for b in "$@"; do
 
 	sum_off=$((sum_off + off)) sum_mw=$((sum_mw + mw)) sum_all_mw=$((sum_all_mw + all_mw))
 	sum_j_lo=$((sum_j_lo + j_lo)) sum_j_hi=$((sum_j_hi + j_hi))
-	sum_bmc_disabled=$((sum_bmc_disabled + disabled)) sum_bmc_w=$((sum_bmc_w + ${w:-0}))
+	sum_bmc_failed=$((sum_bmc_failed + failed)) sum_bmc_w=$((sum_bmc_w + ${w:-0}))
 done
 
 # The fleet's totals, as make fleet prints them
@@ -173,7 +175,7 @@ check fleet/ranks-off "$sum_off" "$(v 'sum(acma_rank_state{acma_rank_state="off"
 check fleet/dram-power-watts "$(num "$sum_mw" 1000)" "$(num "$(v 'sum(acma_dram_power_watts)')")" "(the nodes' JSON)"
 check fleet/dram-all-on-watts "$(num "$sum_all_mw" 1000)" "$(num "$(v 'sum(acma_dram_all_on_power_watts)')")" "(the nodes' JSON)"
 within fleet/energy-saved-joules "$sum_j_lo" "$sum_j_hi" "$(v 'sum(acma_dram_energy_saved_joules_total)')"
-check fleet/bmc-ranks-disabled "$sum_bmc_disabled" "$(v 'count(ipmi_sensor_state{type="Memory"} == 2) or vector(0)')" "(ipmitool)"
+check fleet/bmc-ranks-failed "$sum_bmc_failed" "$(v 'count(ipmi_sensor_state{type="Memory"} == 2) or vector(0)')" "(ipmitool)"
 check fleet/bmc-dcmi-power "$sum_bmc_w" "$(v 'sum(ipmi_dcmi_power_consumption_watts)')" "(ipmitool)"
 
 echo "1..$n"

@@ -810,6 +810,41 @@ static bool test_vm_missing_vm_memory(void)
 			     NULL);
 }
 
+/* bmc-id: the BMC's Get Device ID IDs, defaults without the line. */
+static bool test_bmc_id(void)
+{
+	struct result res;
+	struct board b;
+	char *text = fixture(0);
+
+	parse_str(text, "test.hw", &b, &res);
+	free(text);
+	CHECK(res.errors == 0, "%s", res.out);
+	free(res.out);
+	CHECK(b.bmc_manufacturer == 32473 && b.bmc_product == 0xac4a,
+	      "default bmc-id %u 0x%x\n", b.bmc_manufacturer, b.bmc_product);
+	board_free(&b);
+	text = fixture(16, "rank 3 DIMM1 0x160000000+512M\nbmc-id 0x7ed9 4660", 0);
+	parse_str(text, "test.hw", &b, &res);
+	free(text);
+	CHECK(res.errors == 0, "%s", res.out);
+	free(res.out);
+	CHECK(b.bmc_manufacturer == 0x7ed9 && b.bmc_product == 0x1234,
+	      "bmc-id %u 0x%x\n", b.bmc_manufacturer, b.bmc_product);
+	board_free(&b);
+	return expect_errors(fixture(16, "rank 3 DIMM1 0x160000000+512M\nbmc-id 1", 0), 1,
+			     "test.hw:17: error: 'bmc-id' takes two values, got 1", NULL) &&
+	       expect_errors(fixture(16, "rank 3 DIMM1 0x160000000+512M\nbmc-id 0xfffff 1", 0), 1,
+			     "test.hw:17: error: bmc-id manufacturer '0xfffff' is not valid", NULL) &&
+	       expect_errors(fixture(16, "rank 3 DIMM1 0x160000000+512M\nbmc-id 1 0x10000", 0), 1,
+			     "test.hw:17: error: bmc-id product '0x10000' is not valid", NULL) &&
+	       expect_errors(fixture(16, "rank 3 DIMM1 0x160000000+512M\nbmc-id 1 2\nbmc-id 1 2", 0), 1,
+			     "test.hw:18: error: duplicate 'bmc-id' (first given on line 17)", NULL) &&
+	       expect_errors(vm_fixture(11, "scratch-disk 2G\nbmc-id 1 2", 0), 1,
+			     "test.hw:12: error: 'bmc-id' with firmware none (line 7): a VM guest has no BMC",
+			     NULL);
+}
+
 static const struct tap_test tests[] = {
 	{ "real board qemu-x86_64: 8 ranks, 4 dimms, base 0x100000000, 4G", test_real_board },
 	{ "base fixture is valid", test_base_fixture_valid },
@@ -853,6 +888,7 @@ static const struct tap_test tests[] = {
 	{ "bad balloon value", test_vm_bad_balloon },
 	{ "duplicate and bad scratch-disk", test_vm_scratch_disk },
 	{ "firmware none without vm-memory", test_vm_missing_vm_memory },
+	{ "bmc-id: defaults, values, errors, not with firmware none", test_bmc_id },
 };
 
 int main(int argc, char **argv)

@@ -22,7 +22,8 @@ echo "ok: all $BOARD_RANKS ranks on"
 sensors=$(bmc_user sdr type Memory 2>/dev/null)
 echo "$sensors"
 [ "$(echo "$sensors" | grep -c '^Rank')" = "$BOARD_RANKS" ] || fail "want $BOARD_RANKS memory sensors"
-! echo "$sensors" | grep -q Disabled || fail "a memory sensor shows a disabled rank"
+# off is Spare, a failure Configuration Error (PROTOCOL.md); neither while all are on
+! echo "$sensors" | grep -q 'Spare\|Disabled\|Error' || fail "a memory sensor shows a rank off or failed"
 
 on_mw=$("$boardgen" bmc "$ACMA_BOARD_FILE" /dev/shm x |
 	sed -n 's/^rank .* on=\([0-9]*\)mW.*/\1/p' | awk '{ s += $1 } END { print s }')
