@@ -151,19 +151,6 @@ for b in "$@"; do
 			"(the node's DRAM power rounded to whole watts; the BMC says)"
 	fi
 
-	# Does the BMC answer FreeIPMI without the workaround yet? Said, not judged: the
-	# fix belongs to the BMC.
-	nw=$(curl -sfG "$IPMI_EXPORTER_URL/ipmi" --data-urlencode "target=127.0.0.1:$lan_port" \
-		--data-urlencode "module=$b-no-workaround" | sed -n 's/^ipmi_up{collector="ipmi"} //p')
-	if [ "$nw" = 1 ]; then
-		diag "$b: the BMC answers FreeIPMI without the workaround opensesspriv: yes (the BMC fix has landed; the workaround can go)"
-	else
-		# the exporter logs FreeIPMI's message: "... /usr/sbin/ipmi-sensors: MESSAGE\n"
-		why=$(grep "target=127.0.0.1:$lan_port" "$FLEET_OUT/ipmi-exporter.log" | grep -o 'error="[^"]*' |
-			tail -n 1 | sed 's/\\n$//; s/.*: //')
-		diag "$b: the BMC answers FreeIPMI without the workaround opensesspriv: no (ipmi_up ${nw:-?}, FreeIPMI: ${why:-no error logged}); the exporter uses the workaround"
-	fi
-
 	sum_off=$((sum_off + off)) sum_mw=$((sum_mw + mw)) sum_all_mw=$((sum_all_mw + all_mw))
 	sum_j_lo=$((sum_j_lo + j_lo)) sum_j_hi=$((sum_j_hi + j_hi))
 	sum_bmc_failed=$((sum_bmc_failed + failed)) sum_bmc_w=$((sum_bmc_w + ${w:-0}))
