@@ -9,22 +9,7 @@ own_bmc_setup
 
 # try STATE: run ipmi_sim with the plugin and STATE; 0 if it refused to start.
 try() {
-	port=$(pick_port)
-	cat > "$own_dir/lan.conf" <<-LAN
-	name "acma-bmc"
-	set_working_mc 0x20
-	  startlan 1
-	    addr 127.0.0.1 $port
-	    priv_limit admin
-	    allowed_auths_admin md5
-	  endlan
-	loadlib "$top/build/host/acma-bmc.so" "config=$conf state=$1"
-	LAN
-	mkdir -p "$own_dir/st"
-	timeout 5 ipmi_sim -n -c "$own_dir/lan.conf" -f "$top/firmware-glue/bmc/acma-bmc.emu" \
-		-s "$own_dir/st" < /dev/null > "$own_dir/sim.log" 2>&1
-	rc=$?
-	[ $rc != 0 ] && [ $rc != 124 ]
+	own_bmc_refuses "$conf" "$1"
 }
 # refused WHAT STATE-TEXT LOG-PATTERN: ipmi_sim must not start, and say why.
 refused() {

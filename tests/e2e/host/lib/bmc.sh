@@ -53,6 +53,28 @@ own_bmc_start() {
 	fail "the private BMC does not answer"
 }
 
+# own_bmc_refuses CONFIG STATE: run ipmi_sim with the plugin, CONFIG and STATE (output
+# in $own_dir/sim.log); 0 if it refused to start, 1 if it started (or hung).
+own_bmc_refuses() {
+	local port rc
+	port=$(pick_port)
+	cat > "$own_dir/lan.conf" <<-LAN
+	name "acma-bmc"
+	set_working_mc 0x20
+	  startlan 1
+	    addr 127.0.0.1 $port
+	    priv_limit admin
+	    allowed_auths_admin md5
+	  endlan
+	loadlib "$top/build/host/acma-bmc.so" "config=$1 state=$2"
+	LAN
+	mkdir -p "$own_dir/st"
+	timeout 10 ipmi_sim -n -c "$own_dir/lan.conf" -f "$top/firmware-glue/bmc/acma-bmc.emu" \
+		-s "$own_dir/st" < /dev/null > "$own_dir/sim.log" 2>&1
+	rc=$?
+	[ $rc != 0 ] && [ $rc != 124 ]
+}
+
 own_bmc_stop() {
 	stop_pid "$bmc_pid" ipmi_sim
 	bmc_pid=
