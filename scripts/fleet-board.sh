@@ -75,6 +75,7 @@ bmc_user=$CONFIG_BMC_USER
 bmc_password=$CONFIG_BMC_USER_PASSWORD
 node_port=$node_port
 node_pid=$node_pid
+run_dir=$run_dir
 EOF
 mv "$out/board.env.tmp" "$out/board.env"
 

@@ -351,16 +351,16 @@ else
 	fail=1
 fi
 
-# Everything stopped: the processes, and the ranks' backing files (/dev/shm/acma-PID-*,
-# PID a board script's)
-started_pids=("${board_pids[@]}")
+# Everything stopped: the processes, and each board's private run folder in /dev/shm
+# (the ranks' backing files, the BMC's system interface)
 fleet_cleanup
 left=$(for b in "${boards[@]}"; do cat "$out/boards/$b/board.env"; done | sed -n 's/^\(bmc\|node\)_pid=//p' |
 	while read -r p; do if kill -0 "$p" 2>/dev/null; then echo "$p"; fi; done)
 [ -z "$left" ] || { say "FAIL: processes left running: $left"; fail=1; }
-for p in "${started_pids[@]}"; do
-	if ls /dev/shm/acma-"$p"-* > /dev/null 2>&1; then
-		say "FAIL: files left in /dev/shm: $(ls /dev/shm/acma-"$p"-* | tr '\n' ' ')"; fail=1
+# each board's private run folder (the ranks' backing files, the KCS socket) is gone
+for d in $(for b in "${boards[@]}"; do cat "$out/boards/$b/board.env"; done | sed -n 's/^run_dir=//p'); do
+	if [ -e "$d" ]; then
+		say "FAIL: left in /dev/shm: $d ($(ls "$d" | tr '\n' ' '))"; fail=1
 	fi
 done
 say
