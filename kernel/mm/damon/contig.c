@@ -31,6 +31,8 @@
 #define pr_fmt(fmt) "damon-contig: " fmt
 
 #include <linux/damon.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/kobject.h>
 #include <linux/memory.h>
 #include <linux/memory_hotplug.h>
@@ -279,6 +281,41 @@ static void damon_contig_reclaim_cache(unsigned long pfn, unsigned long nr)
 		reclaim_pages(&folios);
 }
 
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+/*
+ * /sys/kernel/debug/damon_contig/take_stall_ms: each take waits this long
+ * between alloc_contig_range() and recording the chunk, so that tests can
+ * race other memory hotplug users against that window.  0 does not wait.
+ */
+static u32 damon_contig_take_stall_ms;
+
+static void damon_contig_stall(unsigned long pfn)
+{
+	u32 ms = READ_ONCE(damon_contig_take_stall_ms);
+
+	if (!ms)
+		return;
+	pr_info("stalling the take of pfn %#lx for %u ms\n", pfn, ms);
+	msleep(ms);
+}
+
+static void __init damon_contig_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("damon_contig", NULL);
+
+	debugfs_create_u32("take_stall_ms", 0600, dir,
+			&damon_contig_take_stall_ms);
+}
+#else
+static inline void damon_contig_stall(unsigned long pfn)
+{
+}
+
+static inline void damon_contig_debugfs_init(void)
+{
+}
+#endif
+
 /* Give an owned chunk back to the page allocator.  Needs damon_contig_lock. */
 static int damon_contig_release(unsigned long pfn, unsigned int order)
 {
@@ -322,6 +359,7 @@ static int damon_contig_take(unsigned long pfn, struct damos *s)
 				DAMON_CONTIG_BUSY);
 		return err;
 	}
+	damon_contig_stall(pfn);
 	err = damon_contig_freeze(pfn, nr);
 	if (err) {
 		free_contig_range(pfn, nr);
@@ -692,6 +730,7 @@ int damon_contig_sysfs_init(struct kobject *damon_kobj)
 
 static int __init damon_contig_init(void)
 {
+	damon_contig_debugfs_init();
 	return register_memory_notifier(&damon_contig_memory_nb);
 }
 subsys_initcall(damon_contig_init);
