@@ -1216,7 +1216,8 @@ static void damon_acma_step(struct damon_ctx *c)
 	if (wanted && i >= 0 && mem < acma.cfg.max_mem) {
 		phys_addr_t start = acma.block_start[i];
 
-		damon_contig_free_range(start, start + acma.block_size,
+		damon_contig_free_range(&damon_acma_owner, start,
+				start + acma.block_size,
 				acma.cfg.max_mem - mem);
 		mem = damon_acma_mem_bytes();
 	}
@@ -1460,7 +1461,8 @@ static int damon_acma_give_all_back(void)
 		;
 	for (i = 0; i < acma.nr_blocks; i++)
 		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE)
-			damon_contig_free_range(acma.block_start[i],
+			damon_contig_free_range(&damon_acma_owner,
+					acma.block_start[i],
 					acma.block_start[i] + acma.block_size,
 					ULONG_MAX);
 	mutex_lock(&acma.lock);
@@ -1748,7 +1750,8 @@ module_param_cb(mem_bytes, &mem_bytes_param_ops, NULL, 0400);
 static int damon_acma_owned_bytes_load(char *buffer,
 		const struct kernel_param *kp)
 {
-	return sprintf(buffer, "%lu\n", damon_contig_total_owned_bytes());
+	return sprintf(buffer, "%lu\n",
+			damon_contig_owner_bytes(&damon_acma_owner));
 }
 
 static const struct kernel_param_ops owned_bytes_param_ops = {

@@ -11,25 +11,33 @@
  * scheme (for example a memory auto-scaling module) is told about every
  * chunk and may refuse it.
  *
- * Owned pages are PageOffline() and removed from the managed page count, as
- * virtio-mem does for memory it unplugs, and their reference count is
- * frozen at zero for as long as they are owned: pfn walkers that take
- * speculative references (DAMON's own access checks sample every region)
- * then never hold one, so nobody can free an owned page behind DAMON's back.
- * A memory block whose chunks are all owned can therefore be offlined
- * without migrating anything, since offline_pages() skips PageOffline()
- * pages without references.  While the block is going offline its chunks
- * cannot be given back; a cancelled offline lets them be given back again; a
- * completed offline ends the ownership, since the memory left the system
- * with its block (onlining the block again gives all of it to the page
- * allocator).
+ * Owned pages follow the PageOffline() protocol of page-flags.h, as
+ * virtio-mem's fake-offline pages do: they are PageOffline(), out of the
+ * managed page count, and each keeps the one reference alloc_contig_range()
+ * gave it, the owner's, so that a pfn walker's speculative reference can
+ * never free one.  Whoever offlines their memory block (DAMON_ACMA, user
+ * space, an ACPI eject, virtio-mem) goes through the memory notifier: in
+ * MEM_GOING_OFFLINE the reference is dropped (the offline is refused while
+ * anybody else still holds one), so that offline_pages() skips the pages
+ * without migrating anything; MEM_CANCEL_OFFLINE takes it back; MEM_OFFLINE
+ * ends the ownership, since the memory left the system with its block
+ * (onlining the block again gives all of it to the page allocator).  While
+ * the block is going offline its chunks cannot be given back.
+ *
+ * A chunk is recorded and marked in one step under the lock the notifier
+ * takes, right after alloc_contig_range(): an offline that isolated its
+ * pageblocks before that (and so may have passed MEM_GOING_OFFLINE without
+ * seeing it) wins, and the chunk goes back to the page allocator untaken.
  *
  * The record of what is owned is an xarray indexed by pageblock, so that
- * the owned bytes of any physical range are cheap to count.
+ * the owned bytes of any physical range are cheap to count.  Each chunk
+ * records its owner (&damos->owner, or none for the schemes user space sets
+ * up), and only a scheme of the same owner gives it back.
  */
 
 #define pr_fmt(fmt) "damon-contig: " fmt
 
+#include <linux/bitfield.h>
 #include <linux/damon.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -39,6 +47,7 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/page-flags.h>
+#include <linux/page-isolation.h>
 #include <linux/pageblock-flags.h>
 #include <linux/sched/signal.h>
 #include <linux/sysfs.h>
@@ -50,23 +59,63 @@
 
 /*
  * An owned chunk covers 2^(order - pageblock_order) consecutive entries of
- * the record, each holding the chunk's order and whether the chunk's memory
- * block is going offline.
+ * the record, each a value holding whether the chunk's memory block is going
+ * offline, the chunk's order and its owner's id.
  */
-#define DAMON_CONTIG_OFFLINING_BIT	1UL
+#define DAMON_CONTIG_ENTRY_OFFLINING	BIT(0)
+#define DAMON_CONTIG_ENTRY_ORDER	GENMASK(6, 1)
+#define DAMON_CONTIG_ENTRY_OWNER	GENMASK(10, 7)
+#define DAMON_CONTIG_MAX_OWNERS		15
 
 static DEFINE_XARRAY(damon_contig_owned);
 
 /*
  * Serializes changes of ownership and of the owned pages' state
- * (PageOffline) against the memory notifier.
+ * (PageOffline, the owner's reference) against the memory notifier.
  */
 static DEFINE_MUTEX(damon_contig_lock);
 
+/*
+ * The owners of chunks, by the id the record keeps minus one; id 0 stands
+ * for schemes without an owner.  In-kernel owners are few and built in: a
+ * slot, once given, is kept, and lookups need no lock.
+ */
+static struct damos_contig_owner *damon_contig_owners[DAMON_CONTIG_MAX_OWNERS];
+
+/* Return @owner's id, giving it one if @add; -ENOENT or -ENOSPC if none. */
+static int damon_contig_owner_id(struct damos_contig_owner *owner, bool add)
+{
+	int i;
+
+	if (!owner)
+		return 0;
+	for (i = 0; i < DAMON_CONTIG_MAX_OWNERS; i++) {
+		struct damos_contig_owner *o = READ_ONCE(damon_contig_owners[i]);
+
+		if (o == owner)
+			return i + 1;
+		if (!o) {
+			if (!add)
+				return -ENOENT;
+			lockdep_assert_held(&damon_contig_lock);
+			WRITE_ONCE(damon_contig_owners[i], owner);
+			return i + 1;
+		}
+	}
+	return add ? -ENOSPC : -ENOENT;
+}
+
 static atomic_long_t damon_contig_stats[NR_DAMON_CONTIG_STATS];
 
-/* Pages owned now, for a constant-time total. */
+/* Pages owned now, for a constant-time total, and per owner id. */
 static atomic_long_t damon_contig_nr_owned;
+static atomic_long_t damon_contig_nr_owned_by[DAMON_CONTIG_MAX_OWNERS + 1];
+
+static void damon_contig_count_owned(int owner, long nr)
+{
+	atomic_long_add(nr, &damon_contig_nr_owned);
+	atomic_long_add(nr, &damon_contig_nr_owned_by[owner]);
+}
 
 static void damon_contig_count(enum damon_contig_stat stat)
 {
@@ -88,12 +137,28 @@ static unsigned long damon_contig_index(unsigned long pfn)
  * them on a private one; callers serialize with damon_contig_lock.
  */
 
+static unsigned int damon_contig_entry_order(unsigned long val)
+{
+	return FIELD_GET(DAMON_CONTIG_ENTRY_ORDER, val);
+}
+
+static int damon_contig_entry_owner(unsigned long val)
+{
+	return FIELD_GET(DAMON_CONTIG_ENTRY_OWNER, val);
+}
+
+static bool damon_contig_entry_offlining(unsigned long val)
+{
+	return val & DAMON_CONTIG_ENTRY_OFFLINING;
+}
+
 static int damon_contig_record_add(struct xarray *xa, unsigned long pfn,
-		unsigned int order)
+		unsigned int order, int owner)
 {
 	unsigned long first = damon_contig_index(pfn);
 	unsigned long i, nr = damon_contig_units(order);
-	void *entry = xa_mk_value((unsigned long)order << 1);
+	void *entry = xa_mk_value(FIELD_PREP(DAMON_CONTIG_ENTRY_ORDER, order) |
+			FIELD_PREP(DAMON_CONTIG_ENTRY_OWNER, owner));
 	int err;
 
 	for (i = 0; i < nr; i++) {
@@ -107,17 +172,17 @@ static int damon_contig_record_add(struct xarray *xa, unsigned long pfn,
 	return 0;
 }
 
-/* Return the order of the owned chunk starting at @pfn, or -ENOENT. */
-static int damon_contig_record_order(struct xarray *xa, unsigned long pfn,
-		bool *offlining)
+/*
+ * Return the record's entry for the owned chunk that holds @pfn (see
+ * damon_contig_entry_*()), or -ENOENT.
+ */
+static long damon_contig_record_get(struct xarray *xa, unsigned long pfn)
 {
 	void *entry = xa_load(xa, damon_contig_index(pfn));
 
 	if (!xa_is_value(entry))
 		return -ENOENT;
-	if (offlining)
-		*offlining = xa_to_value(entry) & DAMON_CONTIG_OFFLINING_BIT;
-	return xa_to_value(entry) >> 1;
+	return xa_to_value(entry);
 }
 
 static void damon_contig_record_set_offlining(struct xarray *xa,
@@ -125,10 +190,15 @@ static void damon_contig_record_set_offlining(struct xarray *xa,
 {
 	unsigned long first = damon_contig_index(pfn);
 	unsigned long i, nr = damon_contig_units(order);
-	unsigned long val = (unsigned long)order << 1;
+	long val = damon_contig_record_get(xa, pfn);
 
+	if (WARN_ON_ONCE(val < 0))
+		return;
 	if (offlining)
-		val |= DAMON_CONTIG_OFFLINING_BIT;
+		val |= DAMON_CONTIG_ENTRY_OFFLINING;
+	else
+		val &= ~DAMON_CONTIG_ENTRY_OFFLINING;
+	/* replacing a present entry allocates nothing */
 	for (i = 0; i < nr; i++)
 		xa_store(xa, first + i, xa_mk_value(val), GFP_KERNEL);
 }
@@ -143,8 +213,9 @@ static void damon_contig_record_del(struct xarray *xa, unsigned long pfn,
 		xa_erase(xa, first + i);
 }
 
+/* The owned bytes in [@start_pfn, @end_pfn), of one owner or (-1) of all. */
 static unsigned long damon_contig_record_bytes(struct xarray *xa,
-		unsigned long start_pfn, unsigned long end_pfn)
+		unsigned long start_pfn, unsigned long end_pfn, int owner)
 {
 	unsigned long index, nr = 0;
 	void *entry;
@@ -153,35 +224,41 @@ static unsigned long damon_contig_record_bytes(struct xarray *xa,
 		return 0;
 	xa_for_each_range(xa, index, entry, damon_contig_index(start_pfn),
 			damon_contig_index(end_pfn - 1))
-		nr++;
+		if (owner < 0 ||
+		    damon_contig_entry_owner(xa_to_value(entry)) == owner)
+			nr++;
 	return nr << (pageblock_order + PAGE_SHIFT);
 }
 
 /*
- * Call @fn for every owned chunk that starts in [@start_pfn, @end_pfn).
- * Chunks are naturally aligned, so a range aligned to a memory block never
- * cuts one.
+ * Call @fn for every owned chunk that starts in [@start_pfn, @end_pfn), with
+ * the chunk's first pfn and its entry, until @fn returns non-zero; return
+ * that.  Chunks are naturally aligned, so a range aligned to a memory block
+ * never cuts one.
  */
-static void damon_contig_record_for_each(struct xarray *xa,
+static int damon_contig_record_for_each(struct xarray *xa,
 		unsigned long start_pfn, unsigned long end_pfn,
-		void (*fn)(unsigned long pfn, unsigned int order, bool offlining))
+		int (*fn)(unsigned long pfn, unsigned long val))
 {
 	unsigned long index = damon_contig_index(start_pfn);
 	unsigned long last;
 	void *entry;
+	int ret;
 
 	if (end_pfn <= start_pfn)
-		return;
+		return 0;
 	last = damon_contig_index(end_pfn - 1);
 	xa_for_each_range(xa, index, entry, index, last) {
 		unsigned long val = xa_to_value(entry);
-		unsigned int order = val >> 1;
-		unsigned long pfn = index << pageblock_order;
+		unsigned int order = damon_contig_entry_order(val);
 
-		fn(pfn, order, val & DAMON_CONTIG_OFFLINING_BIT);
+		ret = fn(index << pageblock_order, val);
+		if (ret)
+			return ret;
 		/* skip the chunk's other entries */
 		index += damon_contig_units(order) - 1;
 	}
+	return 0;
 }
 
 /* The owned pages. */
@@ -202,16 +279,18 @@ static void damon_contig_set_offline(unsigned long pfn, unsigned long nr,
 }
 
 /*
- * alloc_contig_range() hands out each page with one reference.  Freeze it
- * at zero: a speculative reference taken meanwhile (folio_try_get() from a
- * pfn walker) makes the freeze fail, and the chunk is not taken.
+ * Drop the owner's reference of each page for the offline: only if nobody
+ * else holds one (a pfn walker's speculative reference), since theirs would
+ * be the last and free a page of memory that is going away.
  */
-static int damon_contig_freeze(unsigned long pfn, unsigned long nr)
+static int damon_contig_drop_refs(unsigned long pfn, unsigned long nr)
 {
 	unsigned long i;
 
 	for (i = 0; i < nr; i++) {
 		if (!page_ref_freeze(pfn_to_page(pfn + i), 1)) {
+			pr_info_ratelimited("owned pfn %#lx is referenced: its block goes offline later\n",
+					pfn + i);
 			while (i--)
 				page_ref_unfreeze(pfn_to_page(pfn + i), 1);
 			return -EBUSY;
@@ -220,7 +299,8 @@ static int damon_contig_freeze(unsigned long pfn, unsigned long nr)
 	return 0;
 }
 
-static void damon_contig_thaw(unsigned long pfn, unsigned long nr)
+/* Take the owner's references back after a cancelled offline. */
+static void damon_contig_take_refs(unsigned long pfn, unsigned long nr)
 {
 	unsigned long i;
 
@@ -316,25 +396,85 @@ static inline void damon_contig_debugfs_init(void)
 }
 #endif
 
-/* Give an owned chunk back to the page allocator.  Needs damon_contig_lock. */
-static int damon_contig_release(unsigned long pfn, unsigned int order)
+/* Undo damon_contig_own(); the caller frees the pages. */
+static void damon_contig_disown(unsigned long pfn, unsigned int order)
 {
 	unsigned long nr = 1UL << order;
-	bool offlining;
 
 	lockdep_assert_held(&damon_contig_lock);
-	if (damon_contig_record_order(&damon_contig_owned, pfn, &offlining) !=
-			order)
-		return -ENOENT;
-	if (offlining)
-		return -EBUSY;
+	damon_contig_count_owned(damon_contig_entry_owner(
+			damon_contig_record_get(&damon_contig_owned, pfn)), -nr);
 	damon_contig_record_del(&damon_contig_owned, pfn, order);
-	atomic_long_sub(nr, &damon_contig_nr_owned);
 	damon_contig_set_offline(pfn, nr, false);
 	adjust_managed_page_count(pfn_to_page(pfn), nr);
-	damon_contig_thaw(pfn, nr);
-	free_contig_range(pfn, nr);
+}
+
+/*
+ * Make a chunk alloc_contig_range() just handed out an owned one, in one
+ * step against the memory notifier: recorded with its owner, PageOffline(),
+ * out of the managed page count, each page keeping its reference as the
+ * owner's.  Then the owner may refuse it.  A chunk with a pageblock that
+ * somebody isolated meanwhile is not taken: an offline that isolated it may
+ * already have passed MEM_GOING_OFFLINE without seeing the chunk, so it
+ * wins.  On failure the caller frees the pages.
+ */
+static int damon_contig_own(unsigned long pfn, struct damos *s)
+{
+	unsigned int order = s->alloc_order;
+	unsigned long i, nr = 1UL << order;
+	int owner, err;
+
+	lockdep_assert_held(&damon_contig_lock);
+	for (i = 0; i < nr; i += pageblock_nr_pages)
+		if (is_migrate_isolate_page(pfn_to_page(pfn + i)))
+			return -EBUSY;
+	owner = damon_contig_owner_id(s->owner, true);
+	if (owner < 0)
+		return owner;
+	err = damon_contig_record_add(&damon_contig_owned, pfn, order, owner);
+	if (err)
+		return err;
+	damon_contig_set_offline(pfn, nr, true);
+	adjust_managed_page_count(pfn_to_page(pfn), -nr);
+	damon_contig_count_owned(owner, nr);
+
+	if (s->owner && s->owner->alloc && s->owner->alloc(s, pfn, order)) {
+		damon_contig_disown(pfn, order);
+		return -EPERM;
+	}
 	return 0;
+}
+
+/*
+ * Find the owned chunk that starts at @pfn and that @owner may give back.
+ * Return its order; -ENOENT if no chunk starts there, -EACCES if the chunk
+ * is somebody else's, -EBUSY if its memory block is going offline.
+ */
+static int damon_contig_givable(unsigned long pfn,
+		struct damos_contig_owner *owner)
+{
+	long val = damon_contig_record_get(&damon_contig_owned, pfn);
+	unsigned int order;
+
+	lockdep_assert_held(&damon_contig_lock);
+	if (val < 0)
+		return -ENOENT;
+	order = damon_contig_entry_order(val);
+	/* a chunk taken with another order is given back whole */
+	if (!IS_ALIGNED(pfn, 1UL << order))
+		return -ENOENT;
+	if (damon_contig_entry_owner(val) != damon_contig_owner_id(owner, false))
+		return -EACCES;
+	if (damon_contig_entry_offlining(val))
+		return -EBUSY;
+	return order;
+}
+
+/* Give an owned chunk back to the page allocator: its owner's reference. */
+static void damon_contig_release(unsigned long pfn, unsigned int order)
+{
+	damon_contig_disown(pfn, order);
+	free_contig_range(pfn, 1UL << order);
 }
 
 static int damon_contig_take(unsigned long pfn, struct damos *s)
@@ -343,7 +483,7 @@ static int damon_contig_take(unsigned long pfn, struct damos *s)
 	unsigned long nr = 1UL << order;
 	int err;
 
-	if (damon_contig_record_order(&damon_contig_owned, pfn, NULL) >= 0)
+	if (damon_contig_record_get(&damon_contig_owned, pfn) >= 0)
 		return -EEXIST;
 	err = damon_contig_check_range(pfn, nr);
 	if (err) {
@@ -360,60 +500,38 @@ static int damon_contig_take(unsigned long pfn, struct damos *s)
 		return err;
 	}
 	damon_contig_stall(pfn);
-	err = damon_contig_freeze(pfn, nr);
-	if (err) {
-		free_contig_range(pfn, nr);
-		damon_contig_count(DAMON_CONTIG_BUSY);
-		return err;
-	}
 
 	mutex_lock(&damon_contig_lock);
-	err = damon_contig_record_add(&damon_contig_owned, pfn, order);
-	if (!err) {
-		damon_contig_set_offline(pfn, nr, true);
-		adjust_managed_page_count(pfn_to_page(pfn), -nr);
-		atomic_long_add(nr, &damon_contig_nr_owned);
-	}
+	err = damon_contig_own(pfn, s);
 	mutex_unlock(&damon_contig_lock);
 	if (err) {
-		damon_contig_thaw(pfn, nr);
 		free_contig_range(pfn, nr);
-		damon_contig_count(DAMON_CONTIG_NOMEM);
-		return err;
+		damon_contig_count(err == -EPERM ? DAMON_CONTIG_REFUSED :
+				err == -EBUSY ? DAMON_CONTIG_BUSY :
+				DAMON_CONTIG_NOMEM);
 	}
-
-	if (s->owner && s->owner->alloc && s->owner->alloc(s, pfn, order)) {
-		mutex_lock(&damon_contig_lock);
-		damon_contig_release(pfn, order);
-		mutex_unlock(&damon_contig_lock);
-		damon_contig_count(DAMON_CONTIG_REFUSED);
-		return -EPERM;
-	}
-	return 0;
+	return err;
 }
 
 static int damon_contig_give(unsigned long pfn, struct damos *s)
 {
-	unsigned int order;
-	int ret;
+	int order;
 
-	ret = damon_contig_record_order(&damon_contig_owned, pfn, NULL);
-	if (ret < 0)
-		return ret;
-	order = ret;
-	/* a chunk taken with another order is given back whole */
-	if (pfn & ((1UL << order) - 1))
-		return -ENOENT;
-	if (s->owner && s->owner->free && s->owner->free(s, pfn, order)) {
-		damon_contig_count(DAMON_CONTIG_FREE_REFUSED);
-		return -EPERM;
-	}
 	mutex_lock(&damon_contig_lock);
-	ret = damon_contig_release(pfn, order);
-	mutex_unlock(&damon_contig_lock);
-	if (ret == -EBUSY)
+	order = damon_contig_givable(pfn, s->owner);
+	if (order == -EBUSY)
 		damon_contig_count(DAMON_CONTIG_OFFLINING);
-	return ret ? ret : (int)order;
+	else if (order == -EACCES)
+		damon_contig_count(DAMON_CONTIG_FOREIGN);
+	if (order >= 0 && s->owner && s->owner->free &&
+			s->owner->free(s, pfn, order)) {
+		damon_contig_count(DAMON_CONTIG_FREE_REFUSED);
+		order = -EPERM;
+	}
+	if (order >= 0)
+		damon_contig_release(pfn, order);
+	mutex_unlock(&damon_contig_lock);
+	return order;
 }
 
 /*
@@ -512,7 +630,7 @@ unsigned long damon_contig_free_region(struct damon_region *r,
 unsigned long damon_contig_owned_bytes(phys_addr_t start, phys_addr_t end)
 {
 	return damon_contig_record_bytes(&damon_contig_owned, PHYS_PFN(start),
-			PHYS_PFN(end));
+			PHYS_PFN(end), -1);
 }
 
 /**
@@ -527,39 +645,57 @@ unsigned long damon_contig_total_owned_bytes(void)
 }
 
 /**
- * damon_contig_free_range() - Give back owned chunks in a range.
+ * damon_contig_owner_bytes() - Count the bytes an owner owns.
+ * @owner:	The owner of DAMOS_ALLOC schemes.
+ *
+ * Context: any.
+ * Return: the bytes of all chunks that schemes of @owner took.
+ */
+unsigned long damon_contig_owner_bytes(struct damos_contig_owner *owner)
+{
+	int id = damon_contig_owner_id(owner, false);
+
+	if (id < 0)
+		return 0;
+	return atomic_long_read(&damon_contig_nr_owned_by[id]) << PAGE_SHIFT;
+}
+
+/**
+ * damon_contig_free_range() - Give back an owner's chunks in a range.
+ * @owner:	The owner of the chunks.
  * @start:	Start physical address.
  * @end:	End physical address (exclusive).
  * @max_bytes:	Give back at most this many bytes.
  *
  * For the owner of DAMOS_ALLOC schemes, when it needs memory back at once
- * or stops: gives the chunks back, lowest first, without asking anybody.
- * Chunks whose memory block is going offline are left alone.
+ * or stops: gives its chunks back, lowest first, without asking it.  Chunks
+ * of other owners, and chunks whose memory block is going offline, are left
+ * alone.
  *
  * Context: process context, may sleep.
  * Return: the bytes given back.
  */
-unsigned long damon_contig_free_range(phys_addr_t start, phys_addr_t end,
-		unsigned long max_bytes)
+unsigned long damon_contig_free_range(struct damos_contig_owner *owner,
+		phys_addr_t start, phys_addr_t end, unsigned long max_bytes)
 {
 	unsigned long pfn = ALIGN(PHYS_PFN(start), pageblock_nr_pages);
 	unsigned long end_pfn = PHYS_PFN(end);
 	unsigned long freed = 0;
+	bool full = false;
 	int order;
 
-	while (pfn < end_pfn) {
-		order = damon_contig_record_order(&damon_contig_owned, pfn, NULL);
-		if (order >= 0 && IS_ALIGNED(pfn, 1UL << order)) {
-			if (freed + (PAGE_SIZE << order) > max_bytes)
-				break;
-			mutex_lock(&damon_contig_lock);
-			if (!damon_contig_release(pfn, order))
+	while (pfn < end_pfn && !full) {
+		mutex_lock(&damon_contig_lock);
+		order = damon_contig_givable(pfn, owner);
+		if (order >= 0) {
+			full = freed + (PAGE_SIZE << order) > max_bytes;
+			if (!full) {
+				damon_contig_release(pfn, order);
 				freed += PAGE_SIZE << order;
-			mutex_unlock(&damon_contig_lock);
-			pfn += 1UL << order;
-		} else {
-			pfn += pageblock_nr_pages;
+			}
 		}
+		mutex_unlock(&damon_contig_lock);
+		pfn += order >= 0 ? 1UL << order : pageblock_nr_pages;
 		cond_resched();
 	}
 	return freed;
@@ -582,38 +718,54 @@ bool damos_contig_valid_order(unsigned int order)
 	return order >= pageblock_order && (1UL << order) <= block_pages;
 }
 
-/* The memory notifier: let fully owned memory go offline without migration. */
-
 /*
- * Owned pages hold no reference, so offline_pages() skips them; until the
- * offline completes or is cancelled, the chunk cannot be given back.
+ * The memory notifier: the PageOffline() protocol.  Whoever offlines a
+ * memory block, the owner's references to its owned pages are dropped in
+ * MEM_GOING_OFFLINE, so that offline_pages() skips them without migrating
+ * anything, and taken back if the offline is cancelled; a completed offline
+ * ends the ownership.
  */
-static void damon_contig_going_offline(unsigned long pfn, unsigned int order,
-		bool offlining)
+
+static int damon_contig_going_offline(unsigned long pfn, unsigned long val)
 {
-	damon_contig_record_set_offlining(&damon_contig_owned, pfn, order, true);
+	unsigned int order = damon_contig_entry_order(val);
+	int err;
+
+	err = damon_contig_drop_refs(pfn, 1UL << order);
+	if (!err)
+		damon_contig_record_set_offlining(&damon_contig_owned, pfn,
+				order, true);
+	return err;
 }
 
-static void damon_contig_cancel_offline(unsigned long pfn, unsigned int order,
-		bool offlining)
+/* Also called for chunks that MEM_GOING_OFFLINE did not reach. */
+static int damon_contig_cancel_offline(unsigned long pfn, unsigned long val)
 {
+	unsigned int order = damon_contig_entry_order(val);
+
+	if (!damon_contig_entry_offlining(val))
+		return 0;
+	damon_contig_take_refs(pfn, 1UL << order);
 	damon_contig_record_set_offlining(&damon_contig_owned, pfn, order,
 			false);
+	return 0;
 }
 
-static void damon_contig_forget(unsigned long pfn, unsigned int order,
-		bool offlining)
+static int damon_contig_forget(unsigned long pfn, unsigned long val)
 {
+	unsigned int order = damon_contig_entry_order(val);
+
 	/*
-	 * No chunk can be taken in a range that is being offlined (its
-	 * pageblocks are isolated), so every chunk here was seen going offline.
+	 * A chunk is recorded only in a range nobody isolated, so an offline
+	 * saw every chunk of its range going offline.  Should one have slipped
+	 * through, its memory left all the same: forget it too.
 	 */
-	if (WARN_ON_ONCE(!offlining))
-		return;
+	WARN_ON_ONCE(!damon_contig_entry_offlining(val));
 	damon_contig_record_del(&damon_contig_owned, pfn, order);
-	atomic_long_sub(1L << order, &damon_contig_nr_owned);
+	damon_contig_count_owned(damon_contig_entry_owner(val), -(1L << order));
 	atomic_long_add(PAGE_SIZE << order,
 			&damon_contig_stats[DAMON_CONTIG_RELEASED]);
+	return 0;
 }
 
 static int damon_contig_memory_notifier(struct notifier_block *nb,
@@ -622,12 +774,14 @@ static int damon_contig_memory_notifier(struct notifier_block *nb,
 	struct memory_notify *mhp = arg;
 	unsigned long start = mhp->start_pfn;
 	unsigned long end = start + mhp->nr_pages;
+	int err = 0;
 
 	mutex_lock(&damon_contig_lock);
 	switch (action) {
 	case MEM_GOING_OFFLINE:
-		damon_contig_record_for_each(&damon_contig_owned, start, end,
-				damon_contig_going_offline);
+		/* a refusal is followed by MEM_CANCEL_OFFLINE */
+		err = damon_contig_record_for_each(&damon_contig_owned, start,
+				end, damon_contig_going_offline);
 		break;
 	case MEM_CANCEL_OFFLINE:
 		damon_contig_record_for_each(&damon_contig_owned, start, end,
@@ -641,7 +795,7 @@ static int damon_contig_memory_notifier(struct notifier_block *nb,
 		break;
 	}
 	mutex_unlock(&damon_contig_lock);
-	return NOTIFY_OK;
+	return notifier_from_errno(err);
 }
 
 static struct notifier_block damon_contig_memory_nb = {
@@ -675,6 +829,7 @@ static struct kobj_attribute damon_contig_stat_attrs[] = {
 	[DAMON_CONTIG_REFUSED] = DAMON_CONTIG_STAT_ATTR("owner_refused_alloc"),
 	[DAMON_CONTIG_FREE_REFUSED] = DAMON_CONTIG_STAT_ATTR("owner_refused_free"),
 	[DAMON_CONTIG_OFFLINING] = DAMON_CONTIG_STAT_ATTR("skipped_offlining"),
+	[DAMON_CONTIG_FOREIGN] = DAMON_CONTIG_STAT_ATTR("skipped_foreign"),
 	[DAMON_CONTIG_RELEASED] = DAMON_CONTIG_STAT_ATTR("released_by_offline"),
 };
 
@@ -696,6 +851,7 @@ static struct attribute *damon_contig_attrs[] = {
 	&damon_contig_stat_attrs[DAMON_CONTIG_REFUSED].attr,
 	&damon_contig_stat_attrs[DAMON_CONTIG_FREE_REFUSED].attr,
 	&damon_contig_stat_attrs[DAMON_CONTIG_OFFLINING].attr,
+	&damon_contig_stat_attrs[DAMON_CONTIG_FOREIGN].attr,
 	&damon_contig_stat_attrs[DAMON_CONTIG_RELEASED].attr,
 	NULL,
 };

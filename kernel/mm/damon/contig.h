@@ -16,11 +16,14 @@ struct kobject;
  * @DAMON_CONTIG_HOLE:		The chunk has pages that are not online memory.
  * @DAMON_CONTIG_ZONE:		The chunk spans more than one zone.
  * @DAMON_CONTIG_BUSY:		alloc_contig_range() found unmovable, pinned or
- *				isolated pages, or raced with another user.
+ *				isolated pages, or raced with another user
+ *				(an offline of the chunk's memory block).
  * @DAMON_CONTIG_NOMEM:		No memory to migrate the chunk's pages to.
  * @DAMON_CONTIG_REFUSED:	The scheme's owner refused the chunk.
  * @DAMON_CONTIG_FREE_REFUSED:	The scheme's owner kept the chunk.
  * @DAMON_CONTIG_OFFLINING:	The chunk's memory block is going offline.
+ * @DAMON_CONTIG_FOREIGN:	The chunk belongs to another owner than the
+ *				"free" scheme's.
  * @DAMON_CONTIG_RELEASED:	Bytes whose ownership ended with their memory
  *				block going offline.
  * @NR_DAMON_CONTIG_STATS:	Number of counters.
@@ -33,6 +36,7 @@ enum damon_contig_stat {
 	DAMON_CONTIG_REFUSED,
 	DAMON_CONTIG_FREE_REFUSED,
 	DAMON_CONTIG_OFFLINING,
+	DAMON_CONTIG_FOREIGN,
 	DAMON_CONTIG_RELEASED,
 	NR_DAMON_CONTIG_STATS,
 };
