@@ -50,6 +50,12 @@ done_path() {
 b=$(done_path)
 [ -z "$b" ] || { echo "$b"; exit 0; }
 
+# An archive without the source package is asked again after a day, not at every run.
+unavailable=$cache/unavailable-$hash
+if [ -z "${ACMA_OPENIPMI_SOURCE:-}" ] && [ -n "$(find "$unavailable" -mmin -1440 2>/dev/null)" ]; then
+	die "the archive had no openipmi source at $(cat "$unavailable"); remove $unavailable to try again"
+fi
+
 # One build per machine at a time: a second caller waits, then finds the result.
 mkdir -p "$cache"
 exec 9> "$cache/lock"
@@ -104,8 +110,10 @@ else
 	}
 	log FETCH "Debian's openipmi source ($(awk '{print $3}' "$apt/sources.list" | tr '\n' ' ' | sed 's/ $//'))"
 	aptget update || failed "apt-get update"
-	(cd "$tmp/src" && aptget source --download-only openipmi) ||
+	if ! (cd "$tmp/src" && aptget source --download-only openipmi); then
+		date -u +%Y-%m-%dT%H:%M:%SZ > "$unavailable"
 		failed "apt-get source openipmi (or set ACMA_OPENIPMI_SOURCE=DIR)"
+	fi
 	dsc=$(ls "$tmp/src"/openipmi_*.dsc)
 	version=$(basename "$dsc" .dsc | sed 's/^openipmi_//')
 	log UNPACK "openipmi $version with Debian's patches"
