@@ -156,6 +156,7 @@ GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
 .PHONY: tools man install uninstall deb
 .PHONY: fleet fleet-boards
+.PHONY: ipmi-sim
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards bench-boards \
 	board-check acpi dt dt-check run test bench plot kernel-patches clean distclean FORCE
 
@@ -196,6 +197,8 @@ help:
 	@echo '                       and dram-power.{dts,dtb} (arm64 boards)'
 	@echo '  dt-check             check the node and its binding with dt-schema (dt-validate)'
 	@echo '  kernel-patches       export the kernel change as a git format-patch series'
+	@echo '  ipmi-sim             the BMC'"'"'s ipmi_sim: Debian'"'"'s source rebuilt with CVE-2024-42934 fixed,'
+	@echo '                       once per machine in /var/cache/acma/ipmi-sim (run and test do it too)'
 	@echo '  clean / distclean    remove build output (distclean: kernel trees and .config too)'
 	@echo
 	@echo 'Boards (default: $(DEFAULT_BOARD); make BOARD=<name> GOAL uses build/<name>/.config):'
@@ -345,6 +348,11 @@ $(INITRAMFS): $(GUEST_BINS) $(GUEST_FILES) $(BOARD_FILE) $(BOARDGEN) scripts/ini
 	@scripts/initramfs.sh $(BOARD_FILE) $(BOARDGEN) $(B)/bin $@
 
 initramfs: board-check $(INITRAMFS)
+
+# The BMC's ipmi_sim (scripts/ipmi-sim.sh); the runner builds it when a run or test
+# first needs it, as it does qemu-system-aarch64 (scripts/qemu-aarch64.sh).
+ipmi-sim: | deps-ensure
+	@scripts/ipmi-sim.sh
 
 run: all
 	@scripts/run-board.sh --mode demo --board $(BOARD_FILE) --kernel $(KIMAGE) \

@@ -131,6 +131,31 @@ bmc_ipmitool() {
 }
 bmc_admin() { bmc_ipmitool -U "$CONFIG_BMC_ADMIN_USER" -P "$CONFIG_BMC_ADMIN_PASSWORD" "$@"; }
 
+# bmc_binary: the BMC's ipmi_sim into $ipmi_sim: the one scripts/ipmi-sim.sh builds
+# once per machine from Debian's source with CVE-2024-42934 fixed (Debian 12's dies on
+# one LAN packet); it finds its own libraries through its RUNPATH. ACMA_IPMI_SIM=PATH
+# runs another one (e.g. Debian's /usr/bin/ipmi_sim), as it is. When the build fails,
+# the run goes on with Debian's ipmi_sim, loudly, and $bmc_unpatched is 1 (the CVE's
+# test skips). The choice is made once and exported (ACMA_IPMI_SIM_BIN,
+# ACMA_IPMI_SIM_UNPATCHED) for the scripts this one starts.
+bmc_binary() {
+	if [ -n "${ACMA_IPMI_SIM:-}" ]; then
+		ipmi_sim=$ACMA_IPMI_SIM bmc_unpatched=0
+		return 0
+	fi
+	if [ -n "${ACMA_IPMI_SIM_BIN:-}" ]; then
+		ipmi_sim=$ACMA_IPMI_SIM_BIN bmc_unpatched=${ACMA_IPMI_SIM_UNPATCHED:-0}
+		return 0
+	fi
+	bmc_unpatched=0
+	if ! ipmi_sim=$("$top/scripts/ipmi-sim.sh" | tail -n 1) || [ ! -x "$ipmi_sim" ]; then
+		ipmi_sim=$(command -v ipmi_sim) || die "scripts/ipmi-sim.sh failed and ipmi_sim is not installed"
+		bmc_unpatched=1
+		printf 'WARNING: %s\n' "scripts/ipmi-sim.sh could not build ipmi_sim (see above): the BMC is Debian's $ipmi_sim, which has CVE-2024-42934" >&2
+	fi
+	export ACMA_IPMI_SIM_BIN=$ipmi_sim ACMA_IPMI_SIM_UNPATCHED=$bmc_unpatched
+}
+
 # bmc_start: write the BMC's configuration into $out/bmc and start ipmi_sim with acma's
 # plugin, which gets the board's ranks from boardgen (their backing files need not exist
 # yet) and keeps their power states in $out/bmc/state/ranks.state. A VM board has no
@@ -177,7 +202,8 @@ bmc_start() {
 	# acma's DRAM power domains (firmware-glue/PROTOCOL.md).
 	loadlib "$top/build/host/acma-bmc.so" "config=$out/bmc/ranks.conf state=$out/bmc/state/ranks.state kcs=$kcs_sock"
 	LAN
-	ipmi_sim -n -c "$out/bmc/lan.conf" -f "$top/firmware-glue/bmc/acma-bmc.emu" \
+	bmc_binary
+	"$ipmi_sim" -n -c "$out/bmc/lan.conf" -f "$top/firmware-glue/bmc/acma-bmc.emu" \
 		-s "$out/bmc/state" > "$out/bmc/bmc.log" 2>&1 < /dev/null &
 	bmc_pid=$!
 	for _ in $(seq 100); do

@@ -69,7 +69,8 @@ own_bmc_refuses() {
 	loadlib "$top/build/host/acma-bmc.so" "config=$1 state=$2"
 	LAN
 	mkdir -p "$own_dir/st"
-	timeout 10 ipmi_sim -n -c "$own_dir/lan.conf" -f "$top/firmware-glue/bmc/acma-bmc.emu" \
+	bmc_binary
+	timeout 10 "$ipmi_sim" -n -c "$own_dir/lan.conf" -f "$top/firmware-glue/bmc/acma-bmc.emu" \
 		-s "$own_dir/st" < /dev/null > "$own_dir/sim.log" 2>&1
 	rc=$?
 	[ $rc != 0 ] && [ $rc != 124 ]
