@@ -185,17 +185,29 @@ enum damon_acma_scheme_idx {
 };
 
 /**
- * enum damon_acma_block_state - What DAMON_ACMA did with a memory block.
+ * enum damon_acma_block_state - What became of a memory block.
  * @DAMON_ACMA_BLOCK_ONLINE:	In the system; chunks of it may be taken.
  * @DAMON_ACMA_BLOCK_REMOVING:	Fully taken, being offlined and removed.
  * @DAMON_ACMA_BLOCK_REMOVED:	Removed; the platform was told it is gone.
  * @DAMON_ACMA_BLOCK_ADDING:	Being made usable, added and onlined.
+ * @DAMON_ACMA_BLOCK_OFFLINE:	Offlined by somebody else: out of the system,
+ *				not scaled until it comes back online.
+ * @DAMON_ACMA_BLOCK_KERNEL:	Onlined by somebody else into a kernel zone:
+ *				in the system, never scaled (it could not be
+ *				removed again).
+ * @NR_DAMON_ACMA_BLOCK_STATES:	Number of states.
+ *
+ * Only DAMON_ACMA moves a block between the first four; the memory notifier
+ * follows what others do (damon_acma_memory_notifier()).
  */
 enum damon_acma_block_state {
 	DAMON_ACMA_BLOCK_ONLINE,
 	DAMON_ACMA_BLOCK_REMOVING,
 	DAMON_ACMA_BLOCK_REMOVED,
 	DAMON_ACMA_BLOCK_ADDING,
+	DAMON_ACMA_BLOCK_OFFLINE,
+	DAMON_ACMA_BLOCK_KERNEL,
+	NR_DAMON_ACMA_BLOCK_STATES,
 };
 
 /**
@@ -226,7 +238,8 @@ struct damon_acma_cfg {
  * @nr_blocks:		Number of scalable memory blocks.
  * @block_size:		Memory block size in bytes.
  * @fixed_bytes:	Online memory that is not scalable.
- * @online_blocks:	Scalable blocks that are in the system.
+ * @nr_blocks_in:	Number of blocks in each state: changed only by
+ *			damon_acma_set_block_state(), read without @lock.
  * @down:		Index of the scale-down window block, or -1.
  * @up:			Index of the scale-up window block, or -1.
  * @psi_last:		``some`` memory PSI total at the last check, in us.
@@ -248,7 +261,7 @@ struct damon_acma_cfg {
  * @resize_work:	Removes and adds blocks outside of kdamond.
  * @shrinker:		Brings removed blocks back when the kernel reclaims.
  * @scaling:		DAMON_ACMA is on; under @lock.
- * @lock:		Protects @blocks, @online_blocks and the windows.
+ * @lock:		Protects @blocks, @nr_blocks_in and the windows.
  */
 struct damon_acma {
 	struct damon_ctx *ctx;
@@ -259,7 +272,7 @@ struct damon_acma {
 	int nr_blocks;
 	unsigned long block_size;
 	unsigned long fixed_bytes;
-	int online_blocks;
+	int nr_blocks_in[NR_DAMON_ACMA_BLOCK_STATES];
 	int down;
 	int up;
 	u64 psi_last;
@@ -432,6 +445,26 @@ static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
 }
 
 /*
+ * The one place a block's state changes, keeping the count of blocks in
+ * each state.  Needs acma.lock.
+ */
+static void damon_acma_set_block_state(int i,
+		enum damon_acma_block_state state)
+{
+	enum damon_acma_block_state old = acma.blocks[i];
+
+	lockdep_assert_held(&acma.lock);
+	WRITE_ONCE(acma.nr_blocks_in[old], acma.nr_blocks_in[old] - 1);
+	WRITE_ONCE(acma.nr_blocks_in[state], acma.nr_blocks_in[state] + 1);
+	WRITE_ONCE(acma.blocks[i], state);
+}
+
+static int damon_acma_blocks_in(enum damon_acma_block_state state)
+{
+	return READ_ONCE(acma.nr_blocks_in[state]);
+}
+
+/*
  * The memory Linux has: online blocks minus what DAMON owns.  A block being
  * removed is counted out already, and so are its chunks while they are still
  * in the record.  The total is read before the blocks: a block whose chunks
@@ -439,8 +472,9 @@ static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
  */
 static unsigned long damon_acma_mem_bytes(void)
 {
-	unsigned long online = acma.fixed_bytes +
-		(unsigned long)READ_ONCE(acma.online_blocks) * acma.block_size;
+	unsigned long online = acma.fixed_bytes + acma.block_size *
+		(damon_acma_blocks_in(DAMON_ACMA_BLOCK_ONLINE) +
+		 damon_acma_blocks_in(DAMON_ACMA_BLOCK_KERNEL));
 	unsigned long owned = damon_contig_total_owned_bytes();
 	int i;
 
@@ -483,10 +517,16 @@ static bool damon_acma_memmap_room(void)
 	struct zone *zone;
 	int i;
 
-	for (i = 0; i < acma.nr_blocks; i++)
-		if (READ_ONCE(acma.blocks[i]) != DAMON_ACMA_BLOCK_ONLINE &&
+	for (i = 0; i < acma.nr_blocks; i++) {
+		enum damon_acma_block_state state = READ_ONCE(acma.blocks[i]);
+
+		/* blocks others offlined keep their memory maps */
+		if ((state == DAMON_ACMA_BLOCK_REMOVING ||
+		     state == DAMON_ACMA_BLOCK_REMOVED ||
+		     state == DAMON_ACMA_BLOCK_ADDING) &&
 				!READ_ONCE(acma.memmap_held[i]))
 			need += 1L << damon_acma_memmap_order();
+	}
 
 	for_each_populated_zone(zone) {
 		if (zone_idx(zone) >= ZONE_MOVABLE)
@@ -646,40 +686,54 @@ static void damon_acma_release_memmap(int i)
 	acma.memmap_held[i] = NULL;
 }
 
-/* Find the scalable blocks: the movable ones online now that are ours. */
+/*
+ * Find the scalable blocks: the movable ones online now that are ours.  The
+ * walk asks the platform (under its lock, which it holds across memory
+ * hotplug) and so runs outside acma.lock; the memory notifier reads the
+ * table under acma.lock, so the new one replaces the old under it.
+ */
 static int damon_acma_scan_blocks(void)
 {
 	struct damon_acma_scan scan = {};
 	phys_addr_t end = PFN_PHYS(max_pfn) + memory_block_size_bytes();
-	int i;
+	enum damon_acma_block_state *blocks;
+	phys_addr_t *starts;
+	struct page **held;
+	int i, nr, err = 0;
 
 	walk_memory_blocks(0, end, &scan, damon_acma_scan_block);
+	blocks = kcalloc(scan.nr, sizeof(*blocks), GFP_KERNEL);
+	starts = kcalloc(scan.nr, sizeof(*starts), GFP_KERNEL);
+	held = kcalloc(scan.nr, sizeof(*held), GFP_KERNEL);
+	if (blocks && starts && held) {
+		scan.max = scan.nr;
+		scan.nr = 0;
+		scan.fixed = 0;
+		scan.starts = starts;
+		walk_memory_blocks(0, end, &scan, damon_acma_scan_block);
+	} else {
+		err = -ENOMEM;
+	}
+	nr = err ? 0 : min(scan.nr, scan.max);
+	for (i = 0; i < nr; i++)
+		blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
+
+	mutex_lock(&acma.lock);
 	for (i = 0; acma.memmap_held && i < acma.nr_blocks; i++)
 		damon_acma_release_memmap(i);
 	kfree(acma.blocks);
 	kfree(acma.block_start);
 	kfree(acma.memmap_held);
-	acma.blocks = kcalloc(scan.nr, sizeof(*acma.blocks), GFP_KERNEL);
-	acma.block_start = kcalloc(scan.nr, sizeof(*acma.block_start),
-			GFP_KERNEL);
-	acma.memmap_held = kcalloc(scan.nr, sizeof(*acma.memmap_held),
-			GFP_KERNEL);
-	if (!acma.blocks || !acma.block_start || !acma.memmap_held) {
-		acma.nr_blocks = 0;
-		return -ENOMEM;
-	}
-	scan.max = scan.nr;
-	scan.nr = 0;
-	scan.fixed = 0;
-	scan.starts = acma.block_start;
-	walk_memory_blocks(0, end, &scan, damon_acma_scan_block);
-	acma.nr_blocks = min(scan.nr, scan.max);
+	acma.blocks = blocks;
+	acma.block_start = starts;
+	acma.memmap_held = held;
+	acma.nr_blocks = nr;
 	acma.fixed_bytes = scan.fixed;
 	acma.block_size = memory_block_size_bytes();
-	acma.online_blocks = acma.nr_blocks;
-	for (i = 0; i < acma.nr_blocks; i++)
-		acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
-	return 0;
+	memset(acma.nr_blocks_in, 0, sizeof(acma.nr_blocks_in));
+	acma.nr_blocks_in[DAMON_ACMA_BLOCK_ONLINE] = nr;
+	mutex_unlock(&acma.lock);
+	return err;
 }
 
 static unsigned long damon_acma_block_owned(int i)
@@ -773,15 +827,10 @@ static int damon_acma_add_block(int i)
 	return err;
 }
 
-/* Blocks on their way back.  Needs acma.lock. */
+/* Blocks on their way back. */
 static int damon_acma_adding_blocks(void)
 {
-	int i, n = 0;
-
-	for (i = 0; i < acma.nr_blocks; i++)
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING)
-			n++;
-	return n;
+	return damon_acma_blocks_in(DAMON_ACMA_BLOCK_ADDING);
 }
 
 /*
@@ -803,13 +852,15 @@ static void damon_acma_resize_fn(struct work_struct *work)
 		err = damon_acma_add_block(i);
 		mutex_lock(&acma.lock);
 		if (err) {
-			acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
+			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_REMOVED);
 			continue;
 		}
 		WRITE_ONCE(acma.add_ms, (3 * READ_ONCE(acma.add_ms) +
 				jiffies_to_msecs(jiffies - t0)) / 4);
-		acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
-		WRITE_ONCE(acma.online_blocks, acma.online_blocks + 1);
+		/* somebody else may have offlined it since it came online */
+		damon_acma_set_block_state(i,
+				damon_acma_online_movable(acma.block_start[i]) ?
+				DAMON_ACMA_BLOCK_ONLINE : DAMON_ACMA_BLOCK_OFFLINE);
 	}
 	for (i = 0; i < acma.nr_blocks; i++) {
 		if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVING)
@@ -823,15 +874,56 @@ static void damon_acma_resize_fn(struct work_struct *work)
 		err = damon_acma_remove_block(i);
 		mutex_lock(&acma.lock);
 		if (err) {
-			acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
-			WRITE_ONCE(acma.online_blocks, acma.online_blocks + 1);
+			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ONLINE);
 			continue;
 		}
-		acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVED;
+		damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_REMOVED);
 	}
 	damon_acma_update_windows();
 	mutex_unlock(&acma.lock);
 }
+
+/*
+ * Others may offline and online DAMON_ACMA's blocks too (user space, an ACPI
+ * eject): follow them, so that the memory counted is the memory in the
+ * system, and a block others took is not scaled until it is back online
+ * movable.  Blocks DAMON_ACMA removes or adds are the resize work's to
+ * record.  The memory notifier runs under the memory hotplug lock, which
+ * no holder of acma.lock waits for.
+ */
+static int damon_acma_memory_notifier(struct notifier_block *nb,
+		unsigned long action, void *arg)
+{
+	struct memory_notify *mhp = arg;
+	phys_addr_t start = PFN_PHYS(mhp->start_pfn);
+	phys_addr_t end = start + PFN_PHYS(mhp->nr_pages);
+	enum damon_acma_block_state state;
+	int i;
+
+	if (action != MEM_OFFLINE && action != MEM_ONLINE)
+		return NOTIFY_OK;
+	mutex_lock(&acma.lock);
+	for (i = 0; i < acma.nr_blocks; i++) {
+		if (acma.block_start[i] < start || acma.block_start[i] >= end)
+			continue;
+		state = acma.blocks[i];
+		if (action == MEM_OFFLINE && (state == DAMON_ACMA_BLOCK_ONLINE ||
+					state == DAMON_ACMA_BLOCK_KERNEL))
+			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_OFFLINE);
+		else if (action == MEM_ONLINE &&
+				state == DAMON_ACMA_BLOCK_OFFLINE)
+			damon_acma_set_block_state(i,
+				damon_acma_online_movable(acma.block_start[i]) ?
+				DAMON_ACMA_BLOCK_ONLINE : DAMON_ACMA_BLOCK_KERNEL);
+	}
+	damon_acma_update_windows();
+	mutex_unlock(&acma.lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block damon_acma_memory_nb = {
+	.notifier_call = damon_acma_memory_notifier,
+};
 
 /* Pressure */
 
@@ -1081,7 +1173,7 @@ static int damon_acma_want_blocks(int n)
 	for (i = 0; i < acma.nr_blocks && marked < n; i++) {
 		if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED)
 			continue;
-		acma.blocks[i] = DAMON_ACMA_BLOCK_ADDING;
+		damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ADDING);
 		marked++;
 	}
 	return marked;
@@ -1228,8 +1320,7 @@ static void damon_acma_step(struct damon_ctx *c)
 		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
 				damon_acma_block_owned(i) == acma.block_size) {
 			/* count the block out now, chunks and all */
-			acma.blocks[i] = DAMON_ACMA_BLOCK_REMOVING;
-			WRITE_ONCE(acma.online_blocks, acma.online_blocks - 1);
+			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_REMOVING);
 			resize = true;
 		}
 	}
@@ -1418,15 +1509,8 @@ static int damon_acma_after_aggregation(struct damon_ctx *c)
 /* Blocks removed and not added back (yet): not in the system. */
 static int damon_acma_removed_blocks(void)
 {
-	int i, n = 0;
-
-	mutex_lock(&acma.lock);
-	for (i = 0; i < acma.nr_blocks; i++)
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED ||
-		    acma.blocks[i] == DAMON_ACMA_BLOCK_ADDING)
-			n++;
-	mutex_unlock(&acma.lock);
-	return n;
+	return damon_acma_blocks_in(DAMON_ACMA_BLOCK_REMOVED) +
+		damon_acma_blocks_in(DAMON_ACMA_BLOCK_ADDING);
 }
 
 /*
@@ -1448,12 +1532,10 @@ static int damon_acma_give_all_back(void)
 		;
 	mutex_lock(&acma.lock);
 	for (i = 0; i < acma.nr_blocks; i++) {
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVING) {
-			acma.blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
-			WRITE_ONCE(acma.online_blocks, acma.online_blocks + 1);
-		} else if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED) {
-			acma.blocks[i] = DAMON_ACMA_BLOCK_ADDING;
-		}
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVING)
+			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ONLINE);
+		else if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED)
+			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ADDING);
 	}
 	mutex_unlock(&acma.lock);
 	queue_work(system_long_wq, &acma.resize_work);
@@ -1466,9 +1548,8 @@ static int damon_acma_give_all_back(void)
 					acma.block_start[i] + acma.block_size,
 					ULONG_MAX);
 	mutex_lock(&acma.lock);
-	for (i = 0; i < acma.nr_blocks; i++)
-		if (acma.blocks[i] != DAMON_ACMA_BLOCK_ONLINE)
-			removed++;
+	removed = damon_acma_removed_blocks() +
+		damon_acma_blocks_in(DAMON_ACMA_BLOCK_REMOVING);
 	damon_acma_update_windows();
 	mutex_unlock(&acma.lock);
 	if (removed)
@@ -1821,6 +1902,9 @@ static int __init damon_acma_init(void)
 	int i, err;
 
 	damon_acma_fault_init();
+	err = register_memory_notifier(&damon_acma_memory_nb);
+	if (err)
+		return err;
 	/* with 16K or 64K pages, 2 MiB is below a pageblock */
 	if (scale_order < pageblock_order)
 		scale_order = pageblock_order;
