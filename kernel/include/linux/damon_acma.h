@@ -18,6 +18,8 @@
 
 /* Notifier event: damon_acma_given_bytes() changed. */
 #define DAMON_ACMA_GIVEN_CHANGED	1
+/* Notifier event: DAMON_ACMA was enabled or disabled. */
+#define DAMON_ACMA_STATE_CHANGED	2
 
 /**
  * struct damon_acma_platform_ops - The owner of the memory DAMON_ACMA scales.

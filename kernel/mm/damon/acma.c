@@ -1239,8 +1239,9 @@ EXPORT_SYMBOL_GPL(damon_acma_total_bytes);
 
 /**
  * damon_acma_register_notifier() - Follow the memory DAMON_ACMA gives up.
- * @nb:	Called with %DAMON_ACMA_GIVEN_CHANGED, in process context, when
- *	damon_acma_given_bytes() changed.
+ * @nb:	Called in process context with %DAMON_ACMA_GIVEN_CHANGED when
+ *	damon_acma_given_bytes() changed, and with %DAMON_ACMA_STATE_CHANGED
+ *	when DAMON_ACMA was enabled or disabled.
  *
  * Return: 0 on success, or a negative error code.
  */
@@ -1623,6 +1624,9 @@ static int damon_acma_enabled_store(const char *val,
 	err = damon_acma_turn(on);
 	if (!err)
 		enabled = on;
+	/* who meets a balloon target may have changed: let them look again */
+	blocking_notifier_call_chain(&damon_acma_chain,
+			DAMON_ACMA_STATE_CHANGED, NULL);
 	return err;
 }
 
