@@ -12,8 +12,9 @@
  * most of them one by one, timing each write of "offline", and prints the pages
  * migrated (pgmigrate_success in /proc/vmstat, or without VM_EVENT_COUNTERS the
  * child's pages in those blocks) per second of offlining, beside the
- * best of three 4 KiB-page memcpy passes over 256 MiB. It then onlines the blocks
- * (online_movable) and ends the child.
+ * best of three 4 KiB-page memcpy passes over 256 MiB, and the changes of a few
+ * migration, THP and compaction events ("# vmstat NAME +DELTA"). It then onlines the
+ * blocks (online_movable) and ends the child.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -91,6 +92,14 @@ static unsigned long vmstat(const char *name)
 	return 0;
 }
 
+/* /proc/vmstat events printed as deltas around the offlining, when the kernel counts them */
+static const char *const events[] = {
+	"pgmigrate_success", "pgmigrate_fail", "thp_migration_success", "thp_migration_fail",
+	"thp_migration_split", "thp_split_page", "compact_stall", "compact_migrate_scanned",
+	"compact_success", "compact_fail",
+};
+#define NEVENTS (sizeof(events) / sizeof(events[0]))
+
 static int write_str(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
@@ -114,7 +123,7 @@ int main(int argc, char **argv)
 	char c, path[128];
 	pid_t pid;
 	double copy, t_total = 0;
-	unsigned long mig0, mig1, thp, data_pages = 0;
+	unsigned long mig0, mig1, thp, data_pages = 0, ev0[NEVENTS];
 	int fd;
 
 	/* blocks: enough for 64 GiB of physical address space */
@@ -211,6 +220,8 @@ int main(int argc, char **argv)
 
 	printf("# profile on %s\n", writer ? "writing" : "idle");
 	fflush(stdout);
+	for (size_t i = 0; i < NEVENTS; i++)
+		ev0[i] = vmstat(events[i]);
 	mig0 = vmstat("pgmigrate_success");
 	for (size_t k = 0; k < want && chosen[k]; k++) {
 		double t;
@@ -225,6 +236,12 @@ int main(int argc, char **argv)
 	}
 	mig1 = vmstat("pgmigrate_success");
 	printf("# profile off\n");
+	for (size_t i = 0; i < NEVENTS; i++) {
+		unsigned long v = vmstat(events[i]);
+
+		if (v != ev0[i])
+			printf("# vmstat %s +%lu\n", events[i], v - ev0[i]);
+	}
 	fflush(stdout);
 
 	kill(pid, SIGKILL);
