@@ -667,14 +667,56 @@ static int damon_acma_scan_block(struct memory_block *mem, void *arg)
  * In a virtual machine they are reported to the host like taken chunks, so
  * that the host still gets the memory map's memory back.
  */
+static unsigned int damon_acma_memmap_piece_order(void)
+{
+	return min_t(unsigned int, damon_acma_memmap_order(), MAX_PAGE_ORDER);
+}
+
+/* The pieces after the first are on the first one's lru list. */
+static void damon_acma_free_memmap(struct page *first)
+{
+	unsigned int order = damon_acma_memmap_piece_order();
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, &first->lru, lru) {
+		list_del(&page->lru);
+		__free_pages(page, order);
+	}
+	__free_pages(first, order);
+}
+
+/*
+ * The memory map of a block of 512 MiB or more (2 GiB blocks on large x86
+ * machines, 64 KiB pages) is above what the page allocator hands out at
+ * once: it is held in pieces of at most MAX_PAGE_ORDER, all or none.
+ */
 static void damon_acma_hold_memmap(int i)
 {
-	unsigned int order = damon_acma_memmap_order();
-	struct page *page;
+	unsigned int order = damon_acma_memmap_piece_order();
+	unsigned long n = 1UL << (damon_acma_memmap_order() - order);
+	struct page *first = NULL, *page;
 
-	page = alloc_pages(GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY, order);
-	acma.memmap_held[i] = page;
-	if (page)
+	while (n--) {
+		page = alloc_pages(GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY,
+				order);
+		if (!page) {
+			if (first)
+				damon_acma_free_memmap(first);
+			first = NULL;
+			break;
+		}
+		if (first) {
+			list_add_tail(&page->lru, &first->lru);
+		} else {
+			first = page;
+			INIT_LIST_HEAD(&first->lru);
+		}
+	}
+	acma.memmap_held[i] = first;
+	if (!first)
+		return;
+	damon_acma_report(page_to_pfn(first), order);
+	list_for_each_entry(page, &first->lru, lru)
 		damon_acma_report(page_to_pfn(page), order);
 }
 
@@ -682,7 +724,7 @@ static void damon_acma_release_memmap(int i)
 {
 	if (!acma.memmap_held[i])
 		return;
-	__free_pages(acma.memmap_held[i], damon_acma_memmap_order());
+	damon_acma_free_memmap(acma.memmap_held[i]);
 	acma.memmap_held[i] = NULL;
 }
 
