@@ -1979,3 +1979,5 @@ static int __init damon_acma_init(void)
 }
 
 module_init(damon_acma_init);
+
+#include "tests/acma-kunit.h"
