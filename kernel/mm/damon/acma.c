@@ -255,6 +255,11 @@ struct damon_acma_cfg {
  * @step_ms:		Time between two steps, in ms (rises at once, decays by
  *			an eighth per step): kdamond is slow to come back when
  *			the system is busy.
+ * @pace:		Bytes reclaim and scale-down may apply per quota
+ *			interval, or 0 for what their time quota allows: set
+ *			by damon_acma_pace() from the pressure.
+ * @applied_last:	Their sz_applied statistics at the last interval.
+ * @urgent:		Whether each scheme runs at full speed.
  * @stashed_goals:	Quota goals of the scale-down and scale-up schemes,
  *			taken off while their scheme runs at full speed.
  * @stashed_ms:		Their time quotas, while they run at full speed.
@@ -285,6 +290,9 @@ struct damon_acma {
 	long headroom;
 	unsigned long wanted_at;
 	unsigned long step_ms;
+	unsigned long pace[NR_DAMON_ACMA_SCHEMES];
+	unsigned long applied_last[NR_DAMON_ACMA_SCHEMES];
+	bool urgent[NR_DAMON_ACMA_SCHEMES];
 	struct list_head stashed_goals[NR_DAMON_ACMA_SCHEMES];
 	unsigned long stashed_ms[NR_DAMON_ACMA_SCHEMES];
 	struct work_struct resize_work;
@@ -980,8 +988,11 @@ static u64 damon_acma_psi_total_us(void)
 #endif
 }
 
-/* Update the pressure of the last quota reset interval. */
-static void damon_acma_update_pressure(void)
+/*
+ * Update the pressure of the last quota reset interval.
+ * Return: whether a new interval's pressure was measured.
+ */
+static bool damon_acma_update_pressure(void)
 {
 	unsigned long interval = msecs_to_jiffies(acma.cfg.reset_interval_ms);
 	u64 now = damon_acma_psi_total_us();
@@ -989,13 +1000,14 @@ static void damon_acma_update_pressure(void)
 	if (!acma.psi_at) {
 		acma.psi_at = jiffies;
 		acma.psi_last = now;
-		return;
+		return false;
 	}
 	if (time_before(jiffies, acma.psi_at + interval))
-		return;
+		return false;
 	acma.pressure_us = now - acma.psi_last;
 	acma.psi_last = now;
 	acma.psi_at = jiffies;
+	return true;
 }
 
 /* Schemes */
@@ -1077,15 +1089,10 @@ static int damon_acma_add_schemes(struct damon_ctx *ctx,
 		if (damon_acma_add_window(s[i]))
 			return -ENOMEM;
 	}
-	/* reclaim and scale-down work harder while the pressure is low */
-	for (i = DAMON_ACMA_RECLAIM; i <= DAMON_ACMA_SCALE_DOWN; i++) {
-		goal = damos_new_quota_goal(DAMOS_QUOTA_SOME_MEM_PSI_US,
-				cfg->mem_pressure_us);
-		if (!goal)
-			return -ENOMEM;
-		damos_add_quota_goal(&s[i]->quota, goal);
-	}
 	/*
+	 * Reclaim and scale-down work harder while the pressure is low: their
+	 * size quotas are set by damon_acma_pace(), not by a pressure goal.
+	 *
 	 * scale-up works harder while the pressure is high: its goal is the
 	 * headroom, fed by damon_acma_feed_scale_up() each interval.
 	 */
@@ -1154,16 +1161,65 @@ static void damon_acma_set_urgent(struct damos *s, int idx, bool urgent)
 {
 	struct list_head *stash = &acma.stashed_goals[idx];
 
-	if (!s)
+	if (!s || urgent == acma.urgent[idx])
 		return;
-	if (urgent && !list_empty(&s->quota.goals)) {
+	if (urgent) {
 		list_splice_init(&s->quota.goals, stash);
 		acma.stashed_ms[idx] = s->quota.ms;
 		s->quota.ms = s->quota.reset_interval;
-	} else if (!urgent && !list_empty(stash)) {
+		s->quota.sz = 0;
+	} else {
 		list_splice_init(stash, &s->quota.goals);
 		s->quota.ms = acma.stashed_ms[idx];
+		s->quota.sz = acma.pace[idx];
 	}
+	acma.urgent[idx] = urgent;
+}
+
+/* Pace the schemes of a new run from their statistics as they are now. */
+static void damon_acma_start_pace(struct damon_ctx *c)
+{
+	struct damos *s;
+	int i = 0;
+
+	damon_for_each_scheme(s, c)
+		acma.applied_last[i++] = s->stat.sz_applied;
+}
+
+/*
+ * The pace of reclaim and scale-down, set once per quota interval from the
+ * pressure of the last one, in bytes per interval: none (what the time quota
+ * allows) while the pressure stays at or under half the target; over the
+ * target, half of what was applied in the last interval, and a chunk at
+ * twice the target; back up, doubling per interval, once the pressure is low
+ * again.  DAMOS' own goal tuner would do the same from one byte up, taking
+ * some 27 intervals (half a minute by default) to reach the size of a memory
+ * block each time it is enabled and after each pressure spike, while
+ * DAMON_ACMA already stops scale-down whenever memory is wanted.
+ */
+static void damon_acma_pace(struct damos *s, int idx, bool measured)
+{
+	unsigned long chunk = PAGE_SIZE << acma.cfg.scale_order;
+	unsigned long target = acma.cfg.mem_pressure_us;
+	unsigned long applied, pace = acma.pace[idx];
+
+	if (!s)
+		return;
+	if (measured) {
+		applied = s->stat.sz_applied - acma.applied_last[idx];
+		acma.applied_last[idx] = s->stat.sz_applied;
+		if (acma.pressure_us >= 2 * target)
+			pace = chunk;
+		else if (acma.pressure_us > target)
+			pace = max(min(pace ? pace : ULONG_MAX, applied) / 2,
+					chunk);
+		else if (pace && acma.pressure_us <= target / 2)
+			pace = pace > damon_acma_machine_bytes() / 2 ?
+				0 : pace * 2;
+		acma.pace[idx] = pace;
+	}
+	if (!acma.urgent[idx])
+		s->quota.sz = pace;
 }
 
 /* Put the stashed goals back, before the schemes are committed anew. */
@@ -1326,10 +1382,10 @@ static void damon_acma_step(struct damon_ctx *c)
 	bool under = mem < acma.cfg.min_mem;
 	long avail = si_mem_available();
 	long headroom = damon_acma_headroom(avail, mem);
-	bool urgent, wanted, resize = false;
+	bool urgent, wanted, measured, resize = false;
 	int i;
 
-	damon_acma_update_pressure();
+	measured = damon_acma_update_pressure();
 	WRITE_ONCE(acma.headroom, headroom);
 	/*
 	 * The pressure of a whole quota interval comes late for a workload
@@ -1404,6 +1460,9 @@ static void damon_acma_step(struct damon_ctx *c)
 
 	damon_acma_set_urgent(down, DAMON_ACMA_SCALE_DOWN, over);
 	damon_acma_set_urgent(up, DAMON_ACMA_SCALE_UP, under);
+	damon_acma_pace(damon_acma_nth_scheme(c, DAMON_ACMA_RECLAIM),
+			DAMON_ACMA_RECLAIM, measured);
+	damon_acma_pace(down, DAMON_ACMA_SCALE_DOWN, measured);
 	damon_acma_feed_scale_up(up);
 	if (resize)
 		queue_work(system_long_wq, &acma.resize_work);
@@ -1633,6 +1692,8 @@ static int damon_acma_turn(bool on)
 		return err;
 	acma.psi_at = 0;
 	acma.pressure_us = 0;
+	memset(acma.pace, 0, sizeof(acma.pace));
+	damon_acma_start_pace(acma.ctx);
 	acma.used_at = 0;
 	acma.growth = 0;
 	acma.step_ms = 0;
