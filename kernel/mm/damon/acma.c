@@ -218,6 +218,9 @@ enum damon_acma_block_state {
  * @scale_order:	Applied ``scale_order``.
  * @reset_interval_ms:	Applied ``quota_reset_interval_ms``: the interval the
  *			pressure is measured over.
+ * @cold_age:		Applied ``reclaim_min_age_us``, in aggregation
+ *			intervals: the age of memory that reclaim pages out and
+ *			that scale-down migrates.
  */
 struct damon_acma_cfg {
 	unsigned long min_mem;
@@ -225,6 +228,7 @@ struct damon_acma_cfg {
 	unsigned long mem_pressure_us;
 	unsigned int scale_order;
 	unsigned long reset_interval_ms;
+	unsigned int cold_age;
 };
 
 /**
@@ -634,9 +638,24 @@ static int damon_acma_give_chunk(struct damos *s, unsigned long pfn,
 	return 0;
 }
 
+/*
+ * Under max_mem, scale-down moves data only out of regions that were not
+ * accessed for reclaim_min_age_us (cold_age aggregations): memory that a
+ * workload touches every few seconds stays where it is, and migrating it
+ * would only slow the workload down.  Free chunks are taken anywhere.
+ * Above max_mem, anything goes.  Runs in kdamond, as damon_acma_step().
+ */
+static bool damon_acma_may_migrate(struct damos *s, struct damon_region *r)
+{
+	if (acma.urgent[DAMON_ACMA_SCALE_DOWN])
+		return true;
+	return !r->nr_accesses && r->age >= acma.cfg.cold_age;
+}
+
 static struct damos_contig_owner damon_acma_owner = {
 	.alloc = damon_acma_take_chunk,
 	.free = damon_acma_give_chunk,
+	.migrate = damon_acma_may_migrate,
 };
 
 /* Memory blocks */
@@ -1056,13 +1075,12 @@ static struct damos_filter *damon_acma_window(struct damos *s)
 static int damon_acma_add_schemes(struct damon_ctx *ctx,
 		const struct damon_acma_cfg *cfg)
 {
-	unsigned int min_age = reclaim_min_age_us /
-		damon_acma_mon_attrs.aggr_interval;
 	struct damos *s[NR_DAMON_ACMA_SCHEMES];
 	struct damos_quota_goal *goal;
 	int i;
 
-	s[DAMON_ACMA_RECLAIM] = damon_acma_new_scheme(DAMOS_PAGEOUT, min_age);
+	s[DAMON_ACMA_RECLAIM] = damon_acma_new_scheme(DAMOS_PAGEOUT,
+			cfg->cold_age);
 	s[DAMON_ACMA_SCALE_DOWN] = damon_acma_new_scheme(DAMOS_ALLOC, 0);
 	s[DAMON_ACMA_SCALE_UP] = damon_acma_new_scheme(DAMOS_FREE, 0);
 	for (i = 0; i < NR_DAMON_ACMA_SCHEMES; i++) {
@@ -1480,6 +1498,8 @@ static int damon_acma_check(struct damon_acma_cfg *cfg)
 	cfg->mem_pressure_us = mem_pressure_us;
 	cfg->scale_order = scale_order;
 	cfg->reset_interval_ms = damon_acma_quota.reset_interval;
+	cfg->cold_age = damon_acma_mon_attrs.aggr_interval ?
+		reclaim_min_age_us / damon_acma_mon_attrs.aggr_interval : 0;
 
 	if (cfg->min_mem > cfg->max_mem || cfg->max_mem > machine)
 		return -EINVAL;

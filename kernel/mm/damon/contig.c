@@ -477,7 +477,44 @@ static void damon_contig_release(unsigned long pfn, unsigned int order)
 	free_contig_range(pfn, 1UL << order);
 }
 
-static int damon_contig_take(unsigned long pfn, struct damos *s)
+/*
+ * How many pages from @pfn on are free in the buddy allocator: 0 if @pfn is
+ * not.  Racy, without the zone lock: a hint for what alloc_contig_range()
+ * would have to migrate, which decides.
+ */
+static unsigned long damon_contig_free_run(unsigned long pfn)
+{
+	unsigned int order, buddy;
+	unsigned long head;
+	struct page *page;
+
+	for (order = 0; order <= MAX_PAGE_ORDER; order++) {
+		head = pfn & ~((1UL << order) - 1);
+		page = pfn_to_online_page(head);
+		if (!page || !PageBuddy(page))
+			continue;
+		buddy = buddy_order_unsafe(page);
+		if (buddy <= MAX_PAGE_ORDER && pfn < head + (1UL << buddy))
+			return head + (1UL << buddy) - pfn;
+	}
+	return 0;
+}
+
+/* Are all pages of the chunk free (a hint, see damon_contig_free_run())? */
+static bool damon_contig_chunk_free(unsigned long pfn, unsigned long nr)
+{
+	unsigned long run, end = pfn + nr;
+
+	for (; pfn < end; pfn += run) {
+		run = damon_contig_free_run(pfn);
+		if (!run)
+			return false;
+	}
+	return true;
+}
+
+static int damon_contig_take(unsigned long pfn, struct damos *s,
+		bool migrate)
 {
 	unsigned int order = s->alloc_order;
 	unsigned long nr = 1UL << order;
@@ -485,6 +522,10 @@ static int damon_contig_take(unsigned long pfn, struct damos *s)
 
 	if (damon_contig_record_get(&damon_contig_owned, pfn) >= 0)
 		return -EEXIST;
+	if (!migrate && !damon_contig_chunk_free(pfn, nr)) {
+		damon_contig_count(DAMON_CONTIG_IN_USE);
+		return -EAGAIN;
+	}
 	err = damon_contig_check_range(pfn, nr);
 	if (err) {
 		damon_contig_count(err == -ENXIO ? DAMON_CONTIG_HOLE :
@@ -558,7 +599,8 @@ static bool damon_contig_quota_met(struct damos *s, unsigned long applied,
  * @s:	The scheme.
  *
  * Takes every naturally aligned &damos->alloc_order chunk inside @r that is
- * not owned yet, stopping early once the scheme's quota is met.
+ * not owned yet, stopping early once the scheme's quota is met; only the
+ * chunks that are free if the owner says the region's data stays.
  *
  * Context: kdamond, may sleep.
  * Return: the bytes taken.
@@ -570,12 +612,14 @@ unsigned long damon_contig_alloc_region(struct damon_region *r,
 	unsigned long pfn = ALIGN(PHYS_PFN(r->ar.start), nr);
 	unsigned long end = PHYS_PFN(r->ar.end);
 	unsigned long applied = 0;
+	bool migrate = !s->owner || !s->owner->migrate ||
+		s->owner->migrate(s, r);
 
 	for (; pfn + nr <= end; pfn += nr) {
 		if (damon_contig_quota_met(s, applied, nr << PAGE_SHIFT) ||
 				fatal_signal_pending(current))
 			break;
-		if (!damon_contig_take(pfn, s))
+		if (!damon_contig_take(pfn, s, migrate))
 			applied += nr << PAGE_SHIFT;
 		cond_resched();
 	}
@@ -830,6 +874,7 @@ static struct kobj_attribute damon_contig_stat_attrs[] = {
 	[DAMON_CONTIG_FREE_REFUSED] = DAMON_CONTIG_STAT_ATTR("owner_refused_free"),
 	[DAMON_CONTIG_OFFLINING] = DAMON_CONTIG_STAT_ATTR("skipped_offlining"),
 	[DAMON_CONTIG_FOREIGN] = DAMON_CONTIG_STAT_ATTR("skipped_foreign"),
+	[DAMON_CONTIG_IN_USE] = DAMON_CONTIG_STAT_ATTR("skipped_in_use"),
 	[DAMON_CONTIG_RELEASED] = DAMON_CONTIG_STAT_ATTR("released_by_offline"),
 };
 
@@ -852,6 +897,7 @@ static struct attribute *damon_contig_attrs[] = {
 	&damon_contig_stat_attrs[DAMON_CONTIG_FREE_REFUSED].attr,
 	&damon_contig_stat_attrs[DAMON_CONTIG_OFFLINING].attr,
 	&damon_contig_stat_attrs[DAMON_CONTIG_FOREIGN].attr,
+	&damon_contig_stat_attrs[DAMON_CONTIG_IN_USE].attr,
 	&damon_contig_stat_attrs[DAMON_CONTIG_RELEASED].attr,
 	NULL,
 };

@@ -24,6 +24,8 @@ struct kobject;
  * @DAMON_CONTIG_OFFLINING:	The chunk's memory block is going offline.
  * @DAMON_CONTIG_FOREIGN:	The chunk belongs to another owner than the
  *				"free" scheme's.
+ * @DAMON_CONTIG_IN_USE:	The chunk holds data, and the scheme's owner
+ *				let only free chunks of its region be taken.
  * @DAMON_CONTIG_RELEASED:	Bytes whose ownership ended with their memory
  *				block going offline.
  * @NR_DAMON_CONTIG_STATS:	Number of counters.
@@ -37,6 +39,7 @@ enum damon_contig_stat {
 	DAMON_CONTIG_FREE_REFUSED,
 	DAMON_CONTIG_OFFLINING,
 	DAMON_CONTIG_FOREIGN,
+	DAMON_CONTIG_IN_USE,
 	DAMON_CONTIG_RELEASED,
 	NR_DAMON_CONTIG_STATS,
 };

@@ -9,9 +9,13 @@
  * and prints "ready" followed by where its pages are: "block N PAGES" lines,
  * one per memory block (from /proc/self/pagemap; needs root). It then reads
  * commands from FIFO: "check" verifies every page and prints "check ok" or
- * "check FAIL N pages corrupt", then the block lines again; "exit" ends it.
- * The memory stays mapped and touched only by these checks, so DAMON sees it
- * as cold between them.
+ * "check FAIL N pages corrupt", then the block lines again; "moved" prints
+ * "moved N", the number of pages that are no longer at the page frame they
+ * were at when "ready" was printed; "warm" starts a child that reads every
+ * page over and over (a workload's working set: DAMON sees it accessed in
+ * every aggregation interval), "cool" stops it; each prints "end" when done;
+ * "exit" ends it.  Without "warm" the memory is touched only by the checks,
+ * so DAMON sees it as cold between them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +36,8 @@
 
 static uint64_t **pieces;
 static size_t nr_pieces;
+/* Where each page was when it was filled: what "moved" compares against. */
+static uint64_t *first_pfn;
 
 static uint64_t *page_at(size_t p)
 {
@@ -109,28 +117,36 @@ static unsigned long block_pages(void)
 	return bytes / PAGE;
 }
 
+/* The page frame behind page @p, 0 if none: needs root for the PFN bits. */
+static uint64_t pfn_of(int fd, size_t p)
+{
+	off_t off = ((uintptr_t)page_at(p) / PAGE) * sizeof(uint64_t);
+	uint64_t entry;
+
+	if (pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
+		return 0;
+	if (!(entry & (1ULL << 63)))
+		return 0;
+	return entry & ((1ULL << 55) - 1);
+}
+
 /* Print how many of the pages sit in each memory block. */
 static void where(size_t pages)
 {
 	unsigned long per_block = block_pages();
 	unsigned long blocks[4096] = { 0 };
 	int fd = open("/proc/self/pagemap", O_RDONLY);
-	uint64_t entry;
 
 	if (fd < 0) {
 		printf("pagemap: %s\n", strerror(errno));
 		return;
 	}
 	for (size_t p = 0; p < pages; p++) {
-		off_t off = ((uintptr_t)page_at(p) / PAGE) * sizeof(entry);
+		uint64_t pfn = pfn_of(fd, p);
 
-		if (pread(fd, &entry, sizeof(entry), off) != sizeof(entry))
-			continue;
-		if (!(entry & (1ULL << 63)))
-			continue;
-		uint64_t pfn = entry & ((1ULL << 55) - 1);
-
-		if (pfn / per_block < 4096)
+		if (first_pfn && !first_pfn[p])
+			first_pfn[p] = pfn;
+		if (pfn && pfn / per_block < 4096)
 			blocks[pfn / per_block]++;
 	}
 	close(fd);
@@ -139,9 +155,48 @@ static void where(size_t pages)
 			printf("block %lu %lu\n", b, blocks[b]);
 }
 
+/* Print how many pages are no longer where they were first seen. */
+static void moved(size_t pages)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	size_t n = 0;
+
+	if (fd < 0) {
+		printf("pagemap: %s\n", strerror(errno));
+		return;
+	}
+	for (size_t p = 0; p < pages; p++)
+		if (pfn_of(fd, p) != first_pfn[p])
+			n++;
+	close(fd);
+	printf("moved %zu\n", n);
+}
+
+/* The working set: a child reads a word of every page, without a pause. */
+static pid_t warm(size_t pages)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	for (;;)
+		for (size_t p = 0; p < pages; p++)
+			(void)*(volatile uint64_t *)page_at(p);
+}
+
+static void cool(pid_t *pid)
+{
+	if (*pid <= 0)
+		return;
+	kill(*pid, SIGKILL);
+	waitpid(*pid, NULL, 0);
+	*pid = 0;
+}
+
 int main(int argc, char **argv)
 {
 	char line[64];
+	pid_t toucher = 0;
 	size_t pages;
 	FILE *cmd;
 
@@ -153,6 +208,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (fill(pages, argc == 4 ? strtod(argv[3], NULL) : 0)) {
 		perror("memhog: mmap");
+		return 1;
+	}
+	first_pfn = calloc(pages, sizeof(*first_pfn));
+	if (!first_pfn) {
+		perror("memhog: calloc");
 		return 1;
 	}
 	printf("ready\n");
@@ -175,6 +235,20 @@ int main(int argc, char **argv)
 		}
 		if (!strncmp(line, "exit", 4))
 			break;
+		if (!strncmp(line, "moved", 5)) {
+			moved(pages);
+			printf("end\n");
+		}
+		if (!strncmp(line, "warm", 4)) {
+			cool(&toucher);
+			toucher = warm(pages);
+			printf(toucher > 0 ? "warm\n" : "warm FAIL\n");
+			printf("end\n");
+		}
+		if (!strncmp(line, "cool", 4)) {
+			cool(&toucher);
+			printf("end\n");
+		}
 		if (!strncmp(line, "check", 5)) {
 			size_t bad = verify(pages);
 
@@ -186,5 +260,6 @@ int main(int argc, char **argv)
 			printf("end\n");
 		}
 	}
+	cool(&toucher);
 	return 0;
 }
