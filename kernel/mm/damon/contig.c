@@ -478,9 +478,11 @@ static void damon_contig_release(unsigned long pfn, unsigned int order)
 }
 
 /*
- * How many pages from @pfn on are free in the buddy allocator: 0 if @pfn is
- * not.  Racy, without the zone lock: a hint for what alloc_contig_range()
- * would have to migrate, which decides.
+ * How many pages from @pfn on are free: 0 if @pfn is not.  A free page is
+ * in the buddy allocator, or on a CPU's page lists, which alloc_contig_range()
+ * drains: no PageBuddy there, but no reference either, and no compound page.
+ * Racy, without the zone lock: a hint for what alloc_contig_range() would
+ * have to migrate, which decides.
  */
 static unsigned long damon_contig_free_run(unsigned long pfn)
 {
@@ -488,6 +490,10 @@ static unsigned long damon_contig_free_run(unsigned long pfn)
 	unsigned long head;
 	struct page *page;
 
+	page = pfn_to_online_page(pfn);
+	if (page && !PageBuddy(page) && !page_ref_count(page) &&
+	    !PageTail(page) && !PageOffline(page))
+		return 1;
 	for (order = 0; order <= MAX_PAGE_ORDER; order++) {
 		head = pfn & ~((1UL << order) - 1);
 		page = pfn_to_online_page(head);
