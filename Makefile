@@ -361,12 +361,14 @@ run: all
 # make test also runs the DRAM power tests on the boards that take the other firmware
 # paths and the whole suite on the Arm board, as BOARD:GLOB[,GLOB...] (each configured
 # in build/BOARD/.config); not when TESTS= picks tests, nor with TEST_BOARDS= .
-TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85* qemu-x86_64-vm:9* \
+TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85*,8c* qemu-x86_64-vm:9* \
 	qemu-arm64:* qemu-x86_64+debug:53*,83*,84*,86*,88*,89*,8a*
 TEST_ALSO := $(if $(TESTS),,$(filter-out $(BOARD):%,$(TEST_BOARDS)))
 # make bench on the Arm board also runs the rank power cycle on the default x86 board,
-# in the same run, for figures side by side; BENCH_BOARDS= does not.
-BENCH_BOARDS ?= $(if $(filter arm64,$(ARCH)),$(DEFAULT_BOARD):50-*)
+# in the same run, for figures side by side, and on an x86 board the scripted day on
+# the interleaved board (ranks whose blocks are not next to each other);
+# BENCH_BOARDS= does neither.
+BENCH_BOARDS ?= $(if $(filter arm64,$(ARCH)),$(DEFAULT_BOARD):50-*,qemu-x86_64-interleaved:30-*)
 BENCH_ALSO := $(filter-out $(BOARD):%,$(BENCH_BOARDS))
 
 # other-boards BOARD[+debug]:GLOBS...: configure and build each board in build/BOARD/

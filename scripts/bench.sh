@@ -77,7 +77,8 @@ if [ -n "$(fig scale_down_ms 3)" ]; then
 	printf '%-44s %12s\n' "kdamond CPU at steady state" "$(fig kdamond_cpu_permille 3) permille"
 	grep '^# data checks' "$out/bench.txt" || true
 fi
-if [ -n "$(fig energy_acma_mj 3)" ]; then
+# day_table: the scripted day's figures of the board whose report is in $out
+day_table() {
 	ea=$(fig energy_acma_mj 3) eall=$(fig energy_all_on_mj 3) eo=$(fig energy_oracle_mj 3)
 	grep '^sample ' "$out/bench.txt" | cut -d' ' -f2- > "$out/dram-power-day.dat"
 	say
@@ -85,11 +86,16 @@ if [ -n "$(fig energy_acma_mj 3)" ]; then
 	printf '%-44s %12s %12s %8s\n' "ranks' energy (J)" "acma" "baseline" "ratio"
 	printf '%-44s %12s %12s %8s\n' "  vs all ranks always on" "$((ea / 1000))" "$((eall / 1000))" "$(ratio "$ea" "$eall")"
 	printf '%-44s %12s %12s %8s\n' "  vs oracle (ceil(working set / rank) on)" "$((ea / 1000))" "$((eo / 1000))" "$(ratio "$ea" "$eo")"
+	# the energy saved against all ranks on, as a share of what the oracle saves
+	share=$(awk -v a="$ea" -v all="$eall" -v o="$eo" 'BEGIN { if (all > o) printf "%d", 100 * (all - a) / (all - o); else print 0 }')
+	printf '%-44s %12s %12s %8s\n' "  saved vs the oracle's saving (J)" "$(((eall - ea) / 1000))" "$(((eall - eo) / 1000))" \
+		"$share% (aim >= 90%: $([ "$share" -ge 90 ] && echo met || echo not met))"
 	printf '%-44s %12s\n' "range gone -> rank off (firmware, mean of $(fig gone_to_off_ms 5))" "$(fig gone_to_off_ms 3) ms"
 	printf '%-44s %12s\n' "range wanted -> rank on (firmware, mean of $(fig wanted_to_on_ms 5))" "$(fig wanted_to_on_ms 3) ms"
 	printf '%-44s %12s\n' "$(fig wanted_to_online_ms 5) removed ranks' memory all online" "$(fig wanted_to_online_ms 3) ms"
 	say "  samples (t ranks-on mW used-bytes oracle-ranks): $out/dram-power-day.dat"
-fi
+}
+[ -z "$(fig energy_acma_mj 3)" ] || day_table
 if [ -n "$(fig acma_cache 3)" ]; then
 	# vm_rate NAME: GiB/s of a give-back figure: what the host got back, over the
 	# time the guest took to meet the balloon target, or else the time until the
@@ -161,6 +167,8 @@ for a in "${also[@]}"; do
 	bench_board "$top/build/$b/bench" "$top/boards/$b/board.hw" \
 		"$(board_kernel "$top/boards/$b/board.hw")" "$top/build/$b/initramfs.cpio.gz"
 	other=$out
+	[ -z "$(fig energy_acma_mj 3)" ] || day_table
+	[ -n "$(fig rank_off_ms 3)" ] || { problems; continue; }
 	say
 	say "Rank power cycle, $main_name (accel $main_accel) beside $BOARD_NAME (accel $accel)"
 	printf '%-48s %14s %14s %8s\n' "" "$main_name" "$BOARD_NAME" "ratio"

@@ -37,6 +37,12 @@
  * @owns:		Is [@start, @start + @size) memory the platform adds and
  *			removes?  DAMON_ACMA scales no other memory while a
  *			platform is registered.
+ * @domain_of:		Optional: the power domain [@start, @start + @size) is
+ *			in, a number that every range going off with it shares
+ *			(0 to INT_MAX), or a negative value when the range is
+ *			in none or in several.  DAMON_ACMA empties the memory
+ *			of one domain at a time, so that it goes off as early
+ *			as it can.  Without it, each range is its own domain.
  *
  * All are called from process context and may sleep.  The platform runs
  * each sequence under its own lock, so that nothing it does on its own (a
@@ -48,6 +54,7 @@ struct damon_acma_platform_ops {
 	int (*add_range)(int nid, phys_addr_t start, unsigned long size);
 	int (*remove_range)(phys_addr_t start, unsigned long size);
 	bool (*owns)(phys_addr_t start, unsigned long size);
+	int (*domain_of)(phys_addr_t start, unsigned long size);
 };
 
 #ifdef CONFIG_DAMON_ACMA

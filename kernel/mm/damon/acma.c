@@ -177,6 +177,14 @@ DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_scale_up_stat,
  */
 #define DAMON_ACMA_COOLDOWN_MS	10000
 
+/*
+ * How long the scale-down window may stay open on a block without taking a
+ * chunk of it (its data are in use, or cannot be migrated) before scale-down
+ * moves on, and how long it then leaves that block alone.
+ */
+#define DAMON_ACMA_STUCK_MS	10000
+#define DAMON_ACMA_DEFER_MS	60000
+
 enum damon_acma_scheme_idx {
 	DAMON_ACMA_RECLAIM,
 	DAMON_ACMA_SCALE_DOWN,
@@ -239,12 +247,26 @@ struct damon_acma_cfg {
  * @block_start:	Physical address of each scalable memory block.
  * @memmap_held:	For each removed block, the pages held in its memory
  *			map's stead until it comes back, or NULL.
+ * @block_domain:	Power domain of each block, 0 to @nr_domains - 1: the
+ *			platform's domains, and a domain of its own for each
+ *			block that is in none.
+ * @deferred:		When scale-down last gave up on each block (jiffies),
+ *			or 0.
+ * @domain_cost:	Scratch space for damon_acma_choose_down(), one per
+ *			domain.
  * @nr_blocks:		Number of scalable memory blocks.
+ * @nr_domains:		Number of power domains of the blocks.
  * @block_size:		Memory block size in bytes.
  * @fixed_bytes:	Online memory that is not scalable.
  * @nr_blocks_in:	Number of blocks in each state: changed only by
  *			damon_acma_set_block_state(), read without @lock.
  * @down:		Index of the scale-down window block, or -1.
+ * @target:		The domain scale-down empties, or -1.
+ * @down_owned:		Bytes taken of the window block at the last step.
+ * @down_moved_at:	When scale-down last took a chunk of the window block,
+ *			or last found its window closed (jiffies).
+ * @chosen_at:		When damon_acma_choose_down() last ran (jiffies).
+ * @chose_none:		It found no block to take chunks of.
  * @up:			Index of the scale-up window block, or -1.
  * @psi_last:		``some`` memory PSI total at the last check, in us.
  * @psi_at:		When @psi_last was read.
@@ -278,11 +300,20 @@ struct damon_acma {
 	enum damon_acma_block_state *blocks;
 	phys_addr_t *block_start;
 	struct page **memmap_held;
+	int *block_domain;
+	unsigned long *deferred;
+	unsigned long *domain_cost;
 	int nr_blocks;
+	int nr_domains;
 	unsigned long block_size;
 	unsigned long fixed_bytes;
 	int nr_blocks_in[NR_DAMON_ACMA_BLOCK_STATES];
 	int down;
+	int target;
+	unsigned long down_owned;
+	unsigned long down_moved_at;
+	unsigned long chosen_at;
+	bool chose_none;
 	int up;
 	u64 psi_last;
 	unsigned long psi_at;
@@ -363,6 +394,7 @@ static unsigned long damon_acma_notified_bytes;
 static struct damon_acma acma = {
 	.lock = __MUTEX_INITIALIZER(acma.lock),
 	.down = -1,
+	.target = -1,
 	.up = -1,
 };
 
@@ -439,6 +471,19 @@ static bool damon_acma_owns(struct memory_block *mem, phys_addr_t start)
 		owns = mem->group && !mem->group->is_dynamic;
 	mutex_unlock(&damon_acma_platform_lock);
 	return owns;
+}
+
+/* The platform's power domain of the block at @start, or a negative value. */
+static int damon_acma_platform_domain(phys_addr_t start)
+{
+	int domain = -ENOENT;
+
+	mutex_lock(&damon_acma_platform_lock);
+	if (damon_acma_platform && damon_acma_platform->domain_of)
+		domain = damon_acma_platform->domain_of(start,
+				memory_block_size_bytes());
+	mutex_unlock(&damon_acma_platform_lock);
+	return domain;
 }
 
 static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
@@ -761,20 +806,54 @@ static void damon_acma_release_memmap(int i)
  * hotplug) and so runs outside acma.lock; the memory notifier reads the
  * table under acma.lock, so the new one replaces the old under it.
  */
+/*
+ * Number the power domains of the blocks from 0 up, in the order of their
+ * first block: blocks the platform puts in one domain share its number, and
+ * a block in none (or without a platform) gets one of its own.
+ * Return: the number of domains.
+ */
+static int damon_acma_number_domains(const phys_addr_t *starts, int *domain,
+		int nr)
+{
+	struct xarray ids;
+	int i, id, n = 0;
+	void *known;
+
+	xa_init(&ids);
+	for (i = 0; i < nr; i++) {
+		id = damon_acma_platform_domain(starts[i]);
+		known = id >= 0 ? xa_load(&ids, id) : NULL;
+		if (known) {
+			domain[i] = xa_to_value(known);
+			continue;
+		}
+		domain[i] = n++;
+		if (id >= 0)
+			xa_store(&ids, id, xa_mk_value(domain[i]), GFP_KERNEL);
+	}
+	xa_destroy(&ids);
+	return n;
+}
+
 static int damon_acma_scan_blocks(void)
 {
 	struct damon_acma_scan scan = {};
 	phys_addr_t end = PFN_PHYS(max_pfn) + memory_block_size_bytes();
 	enum damon_acma_block_state *blocks;
+	unsigned long *deferred, *cost;
 	phys_addr_t *starts;
 	struct page **held;
-	int i, nr, err = 0;
+	int *domain;
+	int i, nr, nr_domains, err = 0;
 
 	walk_memory_blocks(0, end, &scan, damon_acma_scan_block);
 	blocks = kcalloc(scan.nr, sizeof(*blocks), GFP_KERNEL);
 	starts = kcalloc(scan.nr, sizeof(*starts), GFP_KERNEL);
 	held = kcalloc(scan.nr, sizeof(*held), GFP_KERNEL);
-	if (blocks && starts && held) {
+	domain = kcalloc(scan.nr, sizeof(*domain), GFP_KERNEL);
+	deferred = kcalloc(scan.nr, sizeof(*deferred), GFP_KERNEL);
+	cost = kcalloc(scan.nr, sizeof(*cost), GFP_KERNEL);
+	if (blocks && starts && held && domain && deferred && cost) {
 		scan.max = scan.nr;
 		scan.nr = 0;
 		scan.fixed = 0;
@@ -786,6 +865,7 @@ static int damon_acma_scan_blocks(void)
 	nr = err ? 0 : min(scan.nr, scan.max);
 	for (i = 0; i < nr; i++)
 		blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
+	nr_domains = damon_acma_number_domains(starts, domain, nr);
 
 	mutex_lock(&acma.lock);
 	for (i = 0; acma.memmap_held && i < acma.nr_blocks; i++)
@@ -793,10 +873,19 @@ static int damon_acma_scan_blocks(void)
 	kfree(acma.blocks);
 	kfree(acma.block_start);
 	kfree(acma.memmap_held);
+	kfree(acma.block_domain);
+	kfree(acma.deferred);
+	kfree(acma.domain_cost);
 	acma.blocks = blocks;
 	acma.block_start = starts;
 	acma.memmap_held = held;
+	acma.block_domain = domain;
+	acma.deferred = deferred;
+	acma.domain_cost = cost;
 	acma.nr_blocks = nr;
+	acma.nr_domains = nr_domains;
+	acma.down = -1;
+	acma.target = -1;
 	acma.fixed_bytes = scan.fixed;
 	acma.block_size = memory_block_size_bytes();
 	memset(acma.nr_blocks_in, 0, sizeof(acma.nr_blocks_in));
@@ -811,32 +900,135 @@ static unsigned long damon_acma_block_owned(int i)
 			acma.block_start[i] + acma.block_size);
 }
 
-/*
- * The windows: scale-down works on the highest block in the system that is
- * not fully taken, scale-up on the lowest block that is partly taken or
- * removed.  Needs acma.lock.
- */
-static void damon_acma_update_windows(void)
+/* May scale-down take chunks of block @i, as it is now? */
+static bool damon_acma_down_ok(int i, bool deferred_too)
+{
+	return acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
+		damon_acma_block_owned(i) < acma.block_size &&
+		(deferred_too || !acma.deferred[i] ||
+		 time_after(jiffies, acma.deferred[i] +
+			 msecs_to_jiffies(DAMON_ACMA_DEFER_MS)));
+}
+
+/* Point the scale-down window at block @i (-1: none). */
+static void damon_acma_set_down(int i)
+{
+	if (i == acma.down)
+		return;
+	acma.down = i;
+	acma.down_owned = i >= 0 ? damon_acma_block_owned(i) : 0;
+	acma.down_moved_at = jiffies;
+}
+
+/* The highest block of domain @d that scale-down may take chunks of, or -1. */
+static int damon_acma_domain_down(int d)
 {
 	int i;
 
-	acma.down = -1;
-	for (i = acma.nr_blocks - 1; i >= 0; i--) {
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
-				damon_acma_block_owned(i) < acma.block_size) {
-			acma.down = i;
+	for (i = acma.nr_blocks - 1; d >= 0 && i >= 0; i--)
+		if (acma.block_domain[i] == d && damon_acma_down_ok(i, false))
+			return i;
+	return -1;
+}
+
+/*
+ * A domain lower down is chosen over a higher one only if it holds this many
+ * chunks' worth of data less: for less, leaving the address order is not
+ * worth it, and the choice stays the same from run to run.
+ */
+#define DAMON_ACMA_CHOICE_SLACK	8
+
+/*
+ * Choose the domain to empty next: the one whose blocks hold the least data
+ * (what taking them would migrate), among those that can go off at all (no
+ * block of theirs is held offline or in a kernel zone by somebody else), the
+ * highest on a tie (DAMON_ACMA_CHOICE_SLACK).  Its blocks are then emptied highest first, and the
+ * choice holds until the domain is empty, memory is wanted or every block
+ * of it was given up on (see damon_acma_step()), so that scale-down does not
+ * half-empty several domains at once.  Walks the struct pages of the online
+ * blocks: called only when a domain is done.  Needs acma.lock.
+ */
+static void damon_acma_choose_down(void)
+{
+	unsigned long slack = DAMON_ACMA_CHOICE_SLACK *
+		(PAGE_SIZE << acma.cfg.scale_order);
+	unsigned long *cost = acma.domain_cost;
+	unsigned long best = ULONG_MAX;
+	int i, d, top = -1, pick = -1;
+	bool any = false;
+
+	for (d = 0; d < acma.nr_domains; d++)
+		cost[d] = 0;
+	for (i = 0; i < acma.nr_blocks; i++) {
+		d = acma.block_domain[i];
+		switch (acma.blocks[i]) {
+		case DAMON_ACMA_BLOCK_ONLINE:
+			if (cost[d] != ULONG_MAX)
+				cost[d] += damon_contig_busy_bytes(
+						acma.block_start[i],
+						acma.block_start[i] +
+						acma.block_size);
+			break;
+		case DAMON_ACMA_BLOCK_OFFLINE:
+		case DAMON_ACMA_BLOCK_KERNEL:
+			cost[d] = ULONG_MAX;
+			break;
+		default:
 			break;
 		}
 	}
+	/* the highest block first, so that a tie goes to the highest domain */
+	for (i = acma.nr_blocks - 1; i >= 0; i--) {
+		d = acma.block_domain[i];
+		if (!damon_acma_down_ok(i, false))
+			continue;
+		if (top < 0)
+			top = i;
+		if (cost[d] != ULONG_MAX &&
+		    (best == ULONG_MAX || cost[d] + slack < best)) {
+			best = cost[d];
+			pick = i;
+			any = true;
+		}
+	}
+	/* no domain can go off: still scale the memory, highest first */
+	if (!any)
+		pick = top;
+	acma.target = pick >= 0 ? acma.block_domain[pick] : -1;
+	acma.chose_none = pick < 0;
+	acma.chosen_at = jiffies;
+	damon_acma_set_down(damon_acma_domain_down(acma.target));
+}
+
+/*
+ * The windows: scale-down works on a block of the domain it empties (chosen
+ * by damon_acma_choose_down()), scale-up on the lowest block that is partly
+ * taken, outside of that domain first, else on the lowest removed block.
+ * Cheap, called from the memory notifier too: a window block that is done
+ * is followed by the next block of the same domain, or none until the next
+ * step chooses a domain.  Needs acma.lock.
+ */
+static void damon_acma_update_windows(void)
+{
+	int i, pass;
+
+	if (acma.down < 0 || !damon_acma_down_ok(acma.down, true))
+		damon_acma_set_down(damon_acma_domain_down(acma.target));
 	acma.up = -1;
-	for (i = 0; i < acma.nr_blocks; i++) {
-		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED ||
-				(acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
-				 damon_acma_block_owned(i))) {
+	for (pass = 0; pass < 2 && acma.up < 0; pass++) {
+		for (i = 0; i < acma.nr_blocks; i++) {
+			if (acma.blocks[i] != DAMON_ACMA_BLOCK_ONLINE ||
+			    !damon_acma_block_owned(i))
+				continue;
+			if (!pass && acma.block_domain[i] == acma.target)
+				continue;
 			acma.up = i;
 			break;
 		}
 	}
+	for (i = 0; i < acma.nr_blocks && acma.up < 0; i++)
+		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED)
+			acma.up = i;
 }
 
 static int damon_acma_remove_block(int i)
@@ -1274,8 +1466,10 @@ static long damon_acma_headroom(long avail, unsigned long mem)
 }
 
 /*
- * Mark up to @n removed blocks, lowest first, to come back, as far as
- * max_mem allows with the blocks already on their way.  Needs acma.lock.
+ * Mark up to @n removed blocks to come back, as far as max_mem allows with
+ * the blocks already on their way: first those of domains that are powered
+ * anyway, then the others, lowest first.  Memory being wanted ends the
+ * choice of a domain to empty.  Needs acma.lock.
  * Return: the number of blocks marked.
  */
 static int damon_acma_want_blocks(int n)
@@ -1283,14 +1477,29 @@ static int damon_acma_want_blocks(int n)
 	unsigned long mem = damon_acma_mem_bytes();
 	int room = (acma.cfg.max_mem - min(mem, acma.cfg.max_mem)) /
 		acma.block_size - damon_acma_adding_blocks();
-	int i, marked = 0;
+	unsigned long *on = acma.domain_cost;
+	int i, pass, marked = 0;
 
+	acma.target = -1;
+	damon_acma_set_down(-1);
 	n = min(n, room);
-	for (i = 0; i < acma.nr_blocks && marked < n; i++) {
+	if (n <= 0)
+		return 0;
+	/* a domain with some memory in the system is powered */
+	for (i = 0; i < acma.nr_domains; i++)
+		on[i] = 0;
+	for (i = 0; i < acma.nr_blocks; i++)
 		if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED)
-			continue;
-		damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ADDING);
-		marked++;
+			on[acma.block_domain[i]] = 1;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < acma.nr_blocks && marked < n; i++) {
+			if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED)
+				continue;
+			if (!pass && !on[acma.block_domain[i]])
+				continue;
+			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ADDING);
+			marked++;
+		}
 	}
 	return marked;
 }
@@ -1391,6 +1600,39 @@ static void damon_acma_notify(void)
 }
 
 /* Called after each aggregation, in kdamond: move windows, queue resizes. */
+/*
+ * Keep the scale-down window moving: a block of which the open window took
+ * nothing for DAMON_ACMA_STUCK_MS (its data are in use and memory is under
+ * max_mem, or they cannot be migrated) is left alone for a while, for the
+ * next block of the same domain, or of the next domain; a domain that is done
+ * is followed by the next one.  Needs acma.lock.
+ */
+static void damon_acma_follow_down(bool open)
+{
+	unsigned long owned;
+
+	if (!open) {
+		acma.down_moved_at = jiffies;
+		return;
+	}
+	if (acma.down >= 0) {
+		owned = damon_acma_block_owned(acma.down);
+		if (owned != acma.down_owned) {
+			acma.down_owned = owned;
+			acma.down_moved_at = jiffies;
+		} else if (time_after(jiffies, acma.down_moved_at +
+				msecs_to_jiffies(DAMON_ACMA_STUCK_MS))) {
+			acma.deferred[acma.down] = jiffies ? jiffies : 1;
+			damon_acma_set_down(damon_acma_domain_down(
+					acma.target));
+		}
+	}
+	/* choosing walks the blocks' pages: after none, once a second */
+	if (acma.down < 0 && (!acma.chose_none ||
+			time_after(jiffies, acma.chosen_at + HZ)))
+		damon_acma_choose_down();
+}
+
 static void damon_acma_step(struct damon_ctx *c)
 {
 	struct damos *down = damon_acma_nth_scheme(c, DAMON_ACMA_SCALE_DOWN);
@@ -1400,7 +1642,7 @@ static void damon_acma_step(struct damon_ctx *c)
 	bool under = mem < acma.cfg.min_mem;
 	long avail = si_mem_available();
 	long headroom = damon_acma_headroom(avail, mem);
-	bool urgent, wanted, measured, resize = false;
+	bool urgent, wanted, measured, open, resize = false;
 	int i;
 
 	measured = damon_acma_update_pressure();
@@ -1468,8 +1710,10 @@ static void damon_acma_step(struct damon_ctx *c)
 	 * more would eat into the headroom: a workload that grows would get
 	 * back what it just got, through migration.
 	 */
-	damon_acma_set_window(down, (over || mem > acma.cfg.min_mem) &&
-			damon_acma_may_take(over, avail) ? acma.down : -1);
+	open = (over || mem > acma.cfg.min_mem) &&
+		damon_acma_may_take(over, avail);
+	damon_acma_follow_down(open);
+	damon_acma_set_window(down, open ? acma.down : -1);
 	/* a removed window has nothing to free until it is added */
 	damon_acma_set_window(up, acma.up >= 0 &&
 			acma.blocks[acma.up] == DAMON_ACMA_BLOCK_ONLINE ?

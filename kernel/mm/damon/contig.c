@@ -684,6 +684,57 @@ unsigned long damon_contig_owned_bytes(phys_addr_t start, phys_addr_t end)
 }
 
 /**
+ * damon_contig_busy_bytes() - Count the bytes in a range that hold data.
+ * @start:	Start physical address, pageblock aligned.
+ * @end:	End physical address (exclusive), pageblock aligned.
+ *
+ * What taking the whole range would have to migrate: the pages that are
+ * neither free in the buddy allocator nor owned.  Free blocks and folios are
+ * naturally aligned, so that a walk from an aligned start steps from one
+ * head to the next.  Racy, without the zone lock: a hint, as
+ * damon_contig_free_run().
+ *
+ * Context: any context that may sleep.
+ * Return: the bytes in [@start, @end) that hold data, an estimate.
+ */
+unsigned long damon_contig_busy_bytes(phys_addr_t start, phys_addr_t end)
+{
+	unsigned long pfn = PHYS_PFN(start), end_pfn = PHYS_PFN(end);
+	unsigned long busy = 0, step;
+	unsigned int order;
+	struct page *page;
+
+	for (; pfn < end_pfn; pfn += step) {
+		page = pfn_to_online_page(pfn);
+		step = 1;
+		if (!page) {
+			step = pageblock_nr_pages - (pfn & (pageblock_nr_pages - 1));
+			continue;
+		}
+		if (PageBuddy(page)) {
+			order = buddy_order_unsafe(page);
+			if (order <= MAX_PAGE_ORDER)
+				step = 1UL << order;
+			continue;
+		}
+		/* owned, or free on a CPU's page lists */
+		if (PageOffline(page) ||
+		    (!page_ref_count(page) && !PageTail(page)))
+			continue;
+		if (PageHead(page)) {
+			order = compound_order(page);
+			if (order <= MAX_PAGE_ORDER + 1 &&
+			    IS_ALIGNED(pfn, 1UL << order))
+				step = 1UL << order;
+		}
+		busy += step;
+		if (!(pfn & (pageblock_nr_pages - 1)))
+			cond_resched();
+	}
+	return min(busy, end_pfn - PHYS_PFN(start)) << PAGE_SHIFT;
+}
+
+/**
  * damon_contig_total_owned_bytes() - Count all the bytes DAMON owns.
  *
  * Context: any.

@@ -17,10 +17,21 @@
 struct damon_acma_test_saved {
 	enum damon_acma_block_state *blocks;
 	struct page **memmap_held;
+	int *block_domain;
+	unsigned long *domain_cost;
 	int nr_blocks;
+	int nr_domains;
+	int down;
+	int target;
 	unsigned long block_size;
+	unsigned long fixed_bytes;
+	unsigned long max_mem;
 	int nr_blocks_in[NR_DAMON_ACMA_BLOCK_STATES];
 };
+
+/* Each test block is a domain of its own, unless the test says otherwise. */
+static int damon_acma_test_domain[DAMON_ACMA_TEST_BLOCKS];
+static unsigned long damon_acma_test_cost[DAMON_ACMA_TEST_BLOCKS];
 
 static void damon_acma_test_swap_in(struct kunit *test,
 		struct damon_acma_test_saved *saved,
@@ -32,16 +43,32 @@ static void damon_acma_test_swap_in(struct kunit *test,
 	mutex_lock(&acma.lock);
 	saved->blocks = acma.blocks;
 	saved->memmap_held = acma.memmap_held;
+	saved->block_domain = acma.block_domain;
+	saved->domain_cost = acma.domain_cost;
 	saved->nr_blocks = acma.nr_blocks;
+	saved->nr_domains = acma.nr_domains;
+	saved->down = acma.down;
+	saved->target = acma.target;
 	saved->block_size = acma.block_size;
+	saved->fixed_bytes = acma.fixed_bytes;
+	saved->max_mem = acma.cfg.max_mem;
 	memcpy(saved->nr_blocks_in, acma.nr_blocks_in,
 			sizeof(saved->nr_blocks_in));
-	for (i = 0; i < DAMON_ACMA_TEST_BLOCKS; i++)
+	for (i = 0; i < DAMON_ACMA_TEST_BLOCKS; i++) {
 		blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
+		damon_acma_test_domain[i] = i;
+	}
 	acma.blocks = blocks;
 	acma.memmap_held = held;
+	acma.block_domain = damon_acma_test_domain;
+	acma.domain_cost = damon_acma_test_cost;
 	acma.nr_blocks = DAMON_ACMA_TEST_BLOCKS;
+	acma.nr_domains = DAMON_ACMA_TEST_BLOCKS;
+	acma.down = -1;
+	acma.target = -1;
 	acma.block_size = block_size;
+	acma.fixed_bytes = 0;
+	acma.cfg.max_mem = DAMON_ACMA_TEST_BLOCKS * block_size;
 	memset(acma.nr_blocks_in, 0, sizeof(acma.nr_blocks_in));
 	acma.nr_blocks_in[DAMON_ACMA_BLOCK_ONLINE] = DAMON_ACMA_TEST_BLOCKS;
 }
@@ -50,8 +77,15 @@ static void damon_acma_test_swap_out(struct damon_acma_test_saved *saved)
 {
 	acma.blocks = saved->blocks;
 	acma.memmap_held = saved->memmap_held;
+	acma.block_domain = saved->block_domain;
+	acma.domain_cost = saved->domain_cost;
 	acma.nr_blocks = saved->nr_blocks;
+	acma.nr_domains = saved->nr_domains;
+	acma.down = saved->down;
+	acma.target = saved->target;
 	acma.block_size = saved->block_size;
+	acma.fixed_bytes = saved->fixed_bytes;
+	acma.cfg.max_mem = saved->max_mem;
 	memcpy(acma.nr_blocks_in, saved->nr_blocks_in,
 			sizeof(acma.nr_blocks_in));
 	mutex_unlock(&acma.lock);
@@ -124,8 +158,47 @@ static void damon_acma_test_hold_large_memmap(struct kunit *test)
 	damon_acma_test_swap_out(&saved);
 }
 
+/*
+ * Interleaved domains (blocks 0 and 2 in one, 1 and 3 in the other): a
+ * removed block comes back to the domain that is still on before the lowest
+ * one powers a domain on, and memory being wanted ends the choice of the
+ * domain to empty.
+ */
+static void damon_acma_test_want_powered_first(struct kunit *test)
+{
+	enum damon_acma_block_state blocks[DAMON_ACMA_TEST_BLOCKS];
+	struct page *held[DAMON_ACMA_TEST_BLOCKS] = {};
+	struct damon_acma_test_saved saved;
+	int marked;
+
+	if (acma.ctx && damon_is_running(acma.ctx))
+		kunit_skip(test, "DAMON_ACMA is running");
+	damon_acma_test_swap_in(test, &saved, blocks, held,
+			memory_block_size_bytes());
+	damon_acma_test_domain[2] = 0;
+	damon_acma_test_domain[3] = 1;
+	acma.nr_domains = 2;
+	acma.target = 1;
+	damon_acma_set_block_state(0, DAMON_ACMA_BLOCK_REMOVED);
+	damon_acma_set_block_state(1, DAMON_ACMA_BLOCK_REMOVED);
+	damon_acma_set_block_state(2, DAMON_ACMA_BLOCK_REMOVED);
+	marked = damon_acma_want_blocks(1);
+	KUNIT_EXPECT_EQ(test, marked, 1);
+	KUNIT_EXPECT_EQ(test, blocks[1], DAMON_ACMA_BLOCK_ADDING);
+	KUNIT_EXPECT_EQ(test, blocks[0], DAMON_ACMA_BLOCK_REMOVED);
+	KUNIT_EXPECT_EQ(test, acma.target, -1);
+	/* then the other domain, lowest first, as max_mem allows */
+	marked = damon_acma_want_blocks(DAMON_ACMA_TEST_BLOCKS);
+	KUNIT_EXPECT_EQ(test, marked, 2);
+	KUNIT_EXPECT_EQ(test, blocks[0], DAMON_ACMA_BLOCK_ADDING);
+	KUNIT_EXPECT_EQ(test, blocks[2], DAMON_ACMA_BLOCK_ADDING);
+	KUNIT_EXPECT_EQ(test, damon_acma_want_blocks(1), 0);
+	damon_acma_test_swap_out(&saved);
+}
+
 static struct kunit_case damon_acma_test_cases[] = {
 	KUNIT_CASE(damon_acma_test_block_states),
+	KUNIT_CASE(damon_acma_test_want_powered_first),
 	KUNIT_CASE(damon_acma_test_hold_large_memmap),
 	{},
 };

@@ -349,10 +349,27 @@ static bool dram_power_owns(phys_addr_t start, unsigned long size)
 	return false;
 }
 
+/* The one domain whose power the range's memory depends on, if one. */
+static int dram_power_domain_of(phys_addr_t start, unsigned long size)
+{
+	struct dram_power *dp = &dram_power;
+	int i, found = -ENOENT;
+
+	for (i = 0; i < dp->map.nr_domains; i++) {
+		if (!dram_power_domain_touches(&dp->domains[i], start, size))
+			continue;
+		if (found >= 0)
+			return -EEXIST;
+		found = i;
+	}
+	return found;
+}
+
 static const struct damon_acma_platform_ops dram_power_acma_ops = {
 	.add_range = dram_power_add_range,
 	.remove_range = dram_power_remove_range,
 	.owns = dram_power_owns,
+	.domain_of = dram_power_domain_of,
 };
 
 /* sysfs: /sys/devices/system/dram_power/ */
