@@ -2,11 +2,9 @@
 /*
  * bmc.c - what acma-ranks asks the BMC and what it makes of the answers
  *
- * acma's OEM commands go through `ipmitool raw`, which prints the response
- * bytes after the completion code as hex; the SEL through `ipmitool sel
- * list`, which names each record's sensor by number (no SDR lookups, and
- * the rank is the sensor number - 0x80); the DRAM power through `ipmitool
- * dcmi power reading`. firmware-glue/PROTOCOL.md describes every byte.
+ * Everything goes through `ipmitool raw`, which prints the response bytes
+ * after the completion code as hex: acma's OEM commands and DCMI Get Power
+ * Reading. firmware-glue/PROTOCOL.md describes every byte.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -18,12 +16,15 @@
 #include "bmc.h"
 
 #define NETFN_OEM		"0x30"
+#define NETFN_DCMI		"0x2c"
+#define CMD_DCMI_POWER		"0x02"
+#define DCMI_GROUP		0xdc
 #define CMD_GET_COUNT		"0x40"
 #define CMD_GET_INFO		"0x41"
 #define CMD_GET_STATE_INFO	"0x42"
 #define CMD_GET_STATE		"0x43"
 #define PROTOCOL_VERSION	1
-#define SENSOR_BASE		0x80	/* memory sensor of rank N: 0x80 + N */
+#define NEVER_CHANGED		0xffffffffu	/* 0x43: seconds since the last change */
 #define RSP_MAX			64	/* the longest answer, 0x41, is 37 bytes */
 
 /* One ipmitool command line, after the connection options. */
@@ -120,9 +121,12 @@ static const char *const *shown(const char *const *args)
 	return strcmp(args[0], "-v") ? args : args + 1;
 }
 
-/* Sends one OEM command. Returns the number of answer bytes, or -1. */
+/*
+ * Sends one raw command. Returns the number of answer bytes, or -1; *when
+ * (unless NULL) is when the answer came.
+ */
 static int oem(const struct ipmi_conn *conn, const char *const *args,
-	       uint8_t *rsp, struct bmc_err *err)
+	       uint8_t *rsp, struct bmc_err *err, time_t *when)
 {
 	struct ipmi_answer ans;
 	int len;
@@ -132,6 +136,8 @@ static int oem(const struct ipmi_conn *conn, const char *const *args,
 		ipmi_answer_free(&ans);
 		return -1;
 	}
+	if (when)
+		*when = ans.when;
 	len = parse_hex(ans.out, rsp, RSP_MAX);
 	if (len < 0)
 		set_err(err, IPMI_FAILED, shown(args),
@@ -165,7 +171,7 @@ int bmc_probe(const struct ipmi_conn *conn, struct bmc_count *count,
 	int len;
 
 	args = oem_cmd(&c, true, CMD_GET_COUNT, 0, 0, 0);
-	len = oem(conn, args, rsp, err);
+	len = oem(conn, args, rsp, err, NULL);
 	if (len < 0)
 		return -1;
 	if (len != 4 || rsp[2] >= rsp[1])
@@ -194,7 +200,7 @@ static int read_ranges(const struct ipmi_conn *conn, struct bmc_rank *rank,
 	/* The first answer tells how many ranges there are. */
 	do {
 		args = oem_cmd(&c, false, CMD_GET_INFO, 2, rank->id, k);
-		len = oem(conn, args, rsp, err);
+		len = oem(conn, args, rsp, err, NULL);
 		if (len < 0)
 			return -1;
 		if (len < 21 || rsp[0] != rank->id || rsp[3] != k ||
@@ -220,7 +226,7 @@ static int read_state_info(const struct ipmi_conn *conn, unsigned int id,
 	int len;
 
 	args = oem_cmd(&c, false, CMD_GET_STATE_INFO, 2, id, state);
-	len = oem(conn, args, rsp, err);
+	len = oem(conn, args, rsp, err, NULL);
 	if (len < 0)
 		return -1;
 	if (len < 16 || rsp[0] != id || rsp[1] != state ||
@@ -245,6 +251,7 @@ int bmc_read_rank(const struct ipmi_conn *conn, const struct bmc_count *count,
 	uint8_t rsp[RSP_MAX];
 	const char *const *args;
 	char on_name[BMC_NAME_MAX + 1];
+	time_t ans_when;
 	struct cmd c;
 	int len;
 
@@ -252,13 +259,18 @@ int bmc_read_rank(const struct ipmi_conn *conn, const struct bmc_count *count,
 		return -1;
 
 	args = oem_cmd(&c, false, CMD_GET_STATE, 1, rank->id, 0);
-	len = oem(conn, args, rsp, err);
+	len = oem(conn, args, rsp, err, &ans_when);
 	if (len < 0)
 		return -1;
 	if (len != 10 || rsp[0] != rank->id || rsp[1] >= count->states)
 		return bad_answer(err, args, len);
 	rank->state = rsp[1];
 	rank->have_state = true;
+	/* The BMC counts the seconds itself: no clock of its to trust. */
+	if (get_u32(rsp + 6) != NEVER_CHANGED) {
+		rank->since = ans_when - get_u32(rsp + 6);
+		rank->have_since = true;
+	}
 
 	if (read_state_info(conn, rank->id, count->on_state, on_name,
 			    &rank->on_mw, err))
@@ -275,66 +287,6 @@ int bmc_read_rank(const struct ipmi_conn *conn, const struct bmc_count *count,
 	return 0;
 }
 
-/*
- * "   4 | 12/03/26 | 08:33:15 UTC | Memory #0x83 | Memory Device Disabled |
- * Asserted": the record's time and sensor, if it is one of a memory sensor.
- */
-static bool parse_sel_line(char *line, time_t *when, unsigned int *sensor)
-{
-	struct tm tm = { 0 };
-	char zone[8], *end;
-
-	line = strchr(line, '|');
-	if (!line)
-		return false;
-	end = strptime(line + 1, " %m/%d/%y | %H:%M:%S", &tm);
-	/* ipmitool runs with TZ=UTC; "Pre-Init" times have no date. */
-	if (!end || sscanf(end, " %7s | Memory #0x%x |", zone, sensor) != 2 ||
-	    strcmp(zone, "UTC"))
-		return false;
-	*when = timegm(&tm);
-	return true;
-}
-
-/**
- * bmc_read_sel() - find when each rank last changed state
- * @conn: the BMC
- * @ranks: have_since and since are set for the ranks with a SEL record
- * @nr_ranks: number of @ranks, indexed by rank number
- * @err: why the SEL could not be read
- *
- * Every transition adds a record of the rank's memory sensor to the SEL,
- * in order: the last record of a rank is its last change.
- *
- * Return: 0 on success, -1 on failure.
- */
-int bmc_read_sel(const struct ipmi_conn *conn, struct bmc_rank *ranks,
-		 unsigned int nr_ranks, struct bmc_err *err)
-{
-	static const char *const args[] = { "sel", "list", NULL };
-	struct ipmi_answer ans;
-	char *line, *save;
-
-	if (ipmi_run(conn, args, &ans)) {
-		set_err(err, ans.fault, args, "%s", ans.why);
-		ipmi_answer_free(&ans);
-		return -1;
-	}
-	for (line = strtok_r(ans.out ? ans.out : "", "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		unsigned int sensor;
-		time_t when;
-
-		if (!parse_sel_line(line, &when, &sensor) ||
-		    sensor < SENSOR_BASE || sensor - SENSOR_BASE >= nr_ranks)
-			continue;
-		ranks[sensor - SENSOR_BASE].have_since = true;
-		ranks[sensor - SENSOR_BASE].since = when;
-	}
-	ipmi_answer_free(&ans);
-	return 0;
-}
-
 /**
  * bmc_read_dram_power() - the DRAM power now, from DCMI
  * @conn: the BMC
@@ -346,21 +298,17 @@ int bmc_read_sel(const struct ipmi_conn *conn, struct bmc_rank *ranks,
 int bmc_read_dram_power(const struct ipmi_conn *conn, unsigned int *watts,
 			struct bmc_err *err)
 {
-	static const char *const args[] = { "dcmi", "power", "reading", NULL };
-	struct ipmi_answer ans;
-	const char *at;
-	int ret = 0;
+	/* Get Power Reading, mode 1 (system power statistics): the BMC's only one. */
+	static const char *const args[] = { "raw", NETFN_DCMI, CMD_DCMI_POWER, "0xdc",
+					    "0x01", "0x00", "0x00", NULL };
+	uint8_t rsp[RSP_MAX];
+	int len;
 
-	if (ipmi_run(conn, args, &ans)) {
-		set_err(err, ans.fault, args, "%s", ans.why);
-		ipmi_answer_free(&ans);
+	len = oem(conn, args, rsp, err, NULL);
+	if (len < 0)
 		return -1;
-	}
-	at = strstr(ans.out ? ans.out : "", "Instantaneous power reading:");
-	if (!at || sscanf(at, "Instantaneous power reading: %u Watts", watts) != 1) {
-		set_err(err, IPMI_FAILED, args, "no instantaneous reading in its output");
-		ret = -1;
-	}
-	ipmi_answer_free(&ans);
-	return ret;
+	if (len != 18 || rsp[0] != DCMI_GROUP)
+		return bad_answer(err, args, len);
+	*watts = rsp[1] | rsp[2] << 8;
+	return 0;
 }

@@ -46,8 +46,8 @@ struct bmc_rank {
 	bool have_on_power;	/* Get Power-State Info (0x42) of "on" */
 	uint32_t on_mw;
 
-	bool have_since;	/* a SEL record of the rank's last transition */
-	time_t since;
+	bool have_since;	/* 0x43: it changed state once at least */
+	time_t since;		/* when it last did, by our clock */
 };
 
 /* Why a query failed, for the operator: "WHAT: WHY". */
@@ -61,8 +61,6 @@ int bmc_probe(const struct ipmi_conn *conn, struct bmc_count *count,
 	      struct bmc_err *err);
 int bmc_read_rank(const struct ipmi_conn *conn, const struct bmc_count *count,
 		  struct bmc_rank *rank, struct bmc_err *err);
-int bmc_read_sel(const struct ipmi_conn *conn, struct bmc_rank *ranks,
-		 unsigned int nr_ranks, struct bmc_err *err);
 int bmc_read_dram_power(const struct ipmi_conn *conn, unsigned int *watts,
 			struct bmc_err *err);
 

@@ -9,7 +9,8 @@
  * entries, each the exact bytes ipmitool printed:
  *
  *	$ ARGS			the arguments after the connection options
- *	exit N | signal N | timeout
+ *	exit N | signal N | timeout	how it ended, then " at T": the Unix time
+ *				of the end, which a replay gives as the answer's
  *	stdout LEN
  *	LEN bytes, then a newline
  *	stderr LEN
@@ -317,7 +318,7 @@ static bool take_blob(char **p, char *end, const char *name, char **buf,
 static bool replay(const char *dir, const char *key, struct ipmi_answer *ans,
 		   struct run_end *end)
 {
-	char *path, *text, *p, *stop, *line;
+	char *path, *text, *p, *stop, *line, *at;
 	bool found = false;
 	size_t len;
 
@@ -345,6 +346,8 @@ static bool replay(const char *dir, const char *key, struct ipmi_answer *ans,
 			end->how = RUN_SIGNAL;
 		else
 			end->how = RUN_TIMEOUT;
+		at = strstr(line, " at ");
+		ans->when = at ? (time_t)strtoll(at + 4, NULL, 10) : 0;
 		if (!take_blob(&p, stop, "stdout", &ans->out, &ans->out_len))
 			break;
 		if (!take_blob(&p, stop, "stderr", &ans->err, &ans->err_len))
@@ -381,11 +384,12 @@ static void record(const char *dir, const char *key,
 	}
 	fprintf(f, "$ %s\n", key);
 	if (end.how == RUN_EXIT)
-		fprintf(f, "exit %d\n", end.code);
+		fprintf(f, "exit %d", end.code);
 	else if (end.how == RUN_SIGNAL)
-		fprintf(f, "signal %d\n", end.code);
+		fprintf(f, "signal %d", end.code);
 	else
-		fprintf(f, "timeout\n");
+		fprintf(f, "timeout");
+	fprintf(f, " at %lld\n", (long long)ans->when);
 	fprintf(f, "stdout %zu\n", ans->out_len);
 	fwrite(ans->out ? ans->out : "", 1, ans->out_len, f);
 	fprintf(f, "\nstderr %zu\n", ans->err_len);
@@ -513,6 +517,7 @@ int ipmi_run(const struct ipmi_conn *conn, const char *const args[],
 		}
 	} else {
 		end = run_ipmitool(conn, args, ans);
+		ans->when = time(NULL);
 		if (conn->record_dir && end.how != RUN_EXEC)
 			record(conn->record_dir, key, ans, end);
 	}

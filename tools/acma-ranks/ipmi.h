@@ -7,6 +7,7 @@
 #define ACMA_RANKS_IPMI_H
 
 #include <stddef.h>
+#include <time.h>
 
 /* How to reach the BMC; replay_dir or record_dir are the testing aids. */
 struct ipmi_conn {
@@ -37,6 +38,7 @@ struct ipmi_answer {
 	size_t out_len;
 	char *err;
 	size_t err_len;
+	time_t when;		/* when the answer came (a replay: when it was recorded) */
 	enum ipmi_fault fault;
 	char why[160];		/* one line for the operator when fault != IPMI_OK */
 };

@@ -22,7 +22,7 @@
 /* Exit codes, documented in --help and README.md. */
 enum {
 	EXIT_ALL_GOOD = 0,
-	EXIT_PARTIAL = 1,	/* some rank, the SEL or the DCMI reading unread */
+	EXIT_PARTIAL = 1,	/* some rank or the DCMI reading unread */
 	EXIT_USAGE = 2,
 	EXIT_UNREACHABLE = 3,	/* no answer, or an unknown address */
 	EXIT_LOGIN = 4,		/* wrong user or password, too little privilege */
@@ -44,7 +44,7 @@ static const struct column rank_cols[NR_COLS] = {
 	[COL_STATE] = { "STATE", "state", CELL_TEXT,
 		"its power state, as the board names it" },
 	[COL_SINCE] = { "SINCE", "since", CELL_TIME,
-		"when it entered that state (UTC, SEL); - if never" },
+		"when it entered that state (UTC; BMC's 0x43); - if never" },
 	[COL_POWER] = { "POWER", "power_mw", CELL_MW,
 		"what it draws in that state, board figure (W; mW in JSON)" },
 };
@@ -101,7 +101,7 @@ static void usage(FILE *f)
 	fputs("\n"
 	      "Exit status:\n"
 	      "  0  all good\n"
-	      "  1  partial: a rank, the SEL or the DCMI reading could not be read; the\n"
+	      "  1  partial: a rank or the DCMI reading could not be read; the\n"
 	      "     table shows - for what is missing, stderr says why\n"
 	      "  2  usage error\n"
 	      "  3  BMC unreachable: no answer (2 tries of 1 s), or an unknown address\n"
@@ -373,10 +373,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, "acma-ranks: rank %u: %s: %s\n", i, err.what, err.why);
 			partial = true;
 		}
-	}
-	if (bmc_read_sel(&conn, ranks, count.ranks, &err)) {
-		fprintf(stderr, "acma-ranks: SEL: %s: %s\n", err.what, err.why);
-		partial = true;
 	}
 	have_dram = !bmc_read_dram_power(&conn, &dram_w, &err);
 	if (!have_dram) {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # acma-ranks (tools/acma-ranks) with the real ipmitool against a private BMC: every rank
-# on; a rank an administrator powers off shows off, with the time of its SEL record and
+# on; a rank an administrator powers off shows off, with the time of its change and
 # a lower power, in the table and the JSON; the password read from a file (-f) or the
 # environment (-E) and another cipher suite (-C 2) give the same table; a wrong
 # password exits 4 and an unreachable BMC (a closed port) exits 3 within seconds, each
