@@ -158,7 +158,7 @@ GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 .PHONY: fleet fleet-boards
 .PHONY: ipmi-sim
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards bench-boards \
-	board-check acpi dt dt-check run test bench plot kernel-patches clean distclean FORCE
+	board-check acpi dt dt-check run test bench ranks-bench plot kernel-patches clean distclean FORCE
 
 all: kernel initramfs $(if $(and $(BMC_SRCS),$(filter bmc,$(BOARD_NEEDS))),$(BMC_PLUGIN)) $(ACPI_TABLES) \
 	$(UBOOT_ENV) $(DTB:=.checked)
@@ -172,6 +172,8 @@ help:
 	@echo '  test                 host unit tests, then end-to-end tests in QEMU'
 	@echo '  bench                benchmarks in QEMU, figures beside their baselines'
 	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board)'
+	@echo '  ranks-bench          acma-ranks'"'"' status of 8 and of 64 ranks against private BMCs, host only'
+	@echo '                       (BASELINE=REV: also acma-ranks built from git revision REV, side by side)'
 	@echo '  plot                 a trace of acma-trace as a PNG: memory above, DRAM power below'
 	@echo '                       (CSV=build/<board>/run/trace.csv PNG=build/<board>/run/trace.png)'
 	@echo '  fleet                boards at once, each with its BMC and node_exporter, watched by'
@@ -406,6 +408,10 @@ test: all $(UNIT_TESTS) test-boards
 bench: all bench-boards
 	@BENCHES='$(BENCHES)' scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/bench $(ACPI_ARGS) $(foreach tb,$(BENCH_ALSO),--also '$(tb)')
+
+# acma-ranks against private BMCs of 8 and 64 ranks, no QEMU; make ranks-bench BASELINE=main
+ranks-bench: $(O)/host/acma-ranks $(BMC_PLUGIN) $(BOARDGEN)
+	@scripts/ranks-bench.sh $(if $(BASELINE),--baseline $(BASELINE))
 
 # The trace acma-trace recorded, drawn by gnuplot; make plot CSV=... PNG=... TITLE=...
 # for another. Not a deps-ensure: drawing is no reason to install behind one's back.

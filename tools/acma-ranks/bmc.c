@@ -2,14 +2,21 @@
 /*
  * bmc.c - what acma-ranks asks the BMC and what it makes of the answers
  *
- * acma's OEM commands go through `ipmitool raw`, which prints the response
- * bytes after the completion code as hex; the SEL through `ipmitool sel
- * list`, which names each record's sensor by number (no SDR lookups, and
- * the rank is the sensor number - 0x80); the DRAM power through `ipmitool
- * dcmi power reading`. firmware-glue/PROTOCOL.md describes every byte.
+ * Everything goes through `ipmitool raw` in one session (ipmi.c), whose
+ * answers are the response bytes after the completion code: acma's OEM
+ * commands and DCMI Get Power Reading. firmware-glue/PROTOCOL.md describes
+ * every byte. Three batches, each made from the answers to the one before:
+ *
+ *	1. Get Domain Count (0x40): how many ranks and states, which one is on;
+ *	2. per rank, the first range and the DIMM (0x41 R 0), the state (0x43 R)
+ *	   and the power when on (0x42 R ON); then the DRAM power;
+ *	3. per rank, its other ranges (0x41 R K, K < the count 0x41 R 0 gave)
+ *	   and, when it is not on, its state's power and name (0x42 R STATE).
+ *
+ * So a status costs three round trips between acma-ranks and ipmitool,
+ * whatever the number of ranks, and no more commands than before.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,54 +30,41 @@
 #define CMD_GET_STATE_INFO	"0x42"
 #define CMD_GET_STATE		"0x43"
 #define PROTOCOL_VERSION	1
-#define SENSOR_BASE		0x80	/* memory sensor of rank N: 0x80 + N */
-#define RSP_MAX			64	/* the longest answer, 0x41, is 37 bytes */
+#define NEVER_CHANGED		0xffffffffu	/* 0x43: seconds since the last change */
+/* DCMI Get Power Reading, mode 1 (system power statistics): the BMC's only one. */
+#define DCMI_POWER_READING	"raw 0x2c 0x02 0xdc 0x01 0x00 0x00"
+#define DCMI_GROUP		0xdc
 
-/* One ipmitool command line, after the connection options. */
-struct cmd {
-	const char *args[8];
-	char num[2][12];
+/* One query of a batch and the ipmitool line that asks it. */
+struct query {
+	enum {
+		Q_INFO,		/* 0x41 rank k */
+		Q_STATE,	/* 0x43 rank */
+		Q_ON_POWER,	/* 0x42 rank on */
+		Q_POWER,	/* 0x42 rank state */
+		Q_DRAM,		/* DCMI */
+	} kind;
+	unsigned int rank, k;
+	char line[48];
 };
 
-static void set_err(struct bmc_err *err, enum ipmi_fault fault,
-		    const char *const args[], const char *fmt, ...)
+/* What a rank's answers left to the next batch. */
+struct rank_work {
+	char on_name[BMC_NAME_MAX + 1];
+	unsigned int got_ranges;
+	int err_order;		/* of the failure in rank->err: the earliest query wins */
+};
+
+static void set_err(struct bmc_err *err, enum ipmi_fault fault, const char *line,
+		    const char *fmt, ...)
 {
-	size_t len;
 	va_list ap;
-	int i;
 
 	err->fault = fault;
-	len = snprintf(err->what, sizeof(err->what), "ipmitool");
-	for (i = 0; args[i] && len < sizeof(err->what); i++)
-		len += snprintf(err->what + len, sizeof(err->what) - len, " %s",
-				args[i]);
+	snprintf(err->what, sizeof(err->what), "ipmitool %s", line);
 	va_start(ap, fmt);
 	vsnprintf(err->why, sizeof(err->why), fmt, ap);
 	va_end(ap);
-}
-
-/* ipmitool raw prints the answer as hex bytes, 16 a line. */
-static int parse_hex(const char *text, uint8_t *bytes, size_t max)
-{
-	size_t n = 0;
-	char *end;
-
-	while (*text) {
-		unsigned long v;
-
-		if (*text == ' ' || *text == '\n') {
-			text++;
-			continue;
-		}
-		if (!isxdigit(text[0]) || !isxdigit(text[1]))
-			return -1;
-		v = strtoul(text, &end, 16);
-		if (end != text + 2 || n == max)
-			return -1;
-		bytes[n++] = v;
-		text = end;
-	}
-	return n;
 }
 
 static uint32_t get_u32(const uint8_t *p)
@@ -93,274 +87,263 @@ static bool get_name(char *dst, const uint8_t *p, size_t left)
 	return true;
 }
 
-/* `raw 0x30 CMD [A [B]]`: request bytes in decimal, as an operator types them. */
-static const char *const *oem_cmd(struct cmd *c, bool verbose, const char *cmd,
-				  int nr_req, unsigned int a, unsigned int b)
-{
-	unsigned int req[2] = { a, b };
-	int n = 0, i;
-
-	/* Only -v makes ipmitool tell a silent BMC from a refused login. */
-	if (verbose)
-		c->args[n++] = "-v";
-	c->args[n++] = "raw";
-	c->args[n++] = NETFN_OEM;
-	c->args[n++] = cmd;
-	for (i = 0; i < nr_req; i++) {
-		snprintf(c->num[i], sizeof(c->num[i]), "%u", req[i]);
-		c->args[n++] = c->num[i];
-	}
-	c->args[n] = NULL;
-	return c->args;
-}
-
-/* The arguments without -v, for messages. */
-static const char *const *shown(const char *const *args)
-{
-	return strcmp(args[0], "-v") ? args : args + 1;
-}
-
-/* Sends one OEM command. Returns the number of answer bytes, or -1. */
-static int oem(const struct ipmi_conn *conn, const char *const *args,
-	       uint8_t *rsp, struct bmc_err *err)
-{
-	struct ipmi_answer ans;
-	int len;
-
-	if (ipmi_run(conn, args, &ans)) {
-		set_err(err, ans.fault, shown(args), "%s", ans.why);
-		ipmi_answer_free(&ans);
-		return -1;
-	}
-	len = parse_hex(ans.out, rsp, RSP_MAX);
-	if (len < 0)
-		set_err(err, IPMI_FAILED, shown(args),
-			"output that is not hex bytes");
-	ipmi_answer_free(&ans);
-	return len;
-}
-
-static int bad_answer(struct bmc_err *err, const char *const *args, int len)
-{
-	set_err(err, IPMI_FAILED, shown(args),
-		"%d answer bytes that do not match PROTOCOL.md", len);
-	return -1;
-}
-
 /**
- * bmc_probe() - open the first session and ask how many ranks there are
- * @conn: the BMC
+ * bmc_probe() - ask the BMC how many ranks there are
+ * @s: the session
  * @count: filled from Get Domain Count
- * @err: why it failed; err->fault tells an unreachable BMC from a refused
- *	login
+ * @err: why it failed; err->fault tells a BMC that stopped answering
+ *	(IPMI_UNREACHABLE) or refuses the account (IPMI_NO_PRIVILEGE, 0xd4)
  *
  * Return: 0 on success, -1 on failure.
  */
-int bmc_probe(const struct ipmi_conn *conn, struct bmc_count *count,
-	      struct bmc_err *err)
+int bmc_probe(struct ipmi_session *s, struct bmc_count *count, struct bmc_err *err)
 {
-	uint8_t rsp[RSP_MAX];
-	const char *const *args;
-	struct cmd c;
-	int len;
+	static const char line[] = "raw " NETFN_OEM " " CMD_GET_COUNT;
+	const char *const cmds[] = { line };
+	struct ipmi_answer ans;
 
-	args = oem_cmd(&c, true, CMD_GET_COUNT, 0, 0, 0);
-	len = oem(conn, args, rsp, err);
-	if (len < 0)
-		return -1;
-	if (len != 4 || rsp[2] >= rsp[1])
-		return bad_answer(err, args, len);
-	if (rsp[3] != PROTOCOL_VERSION) {
-		set_err(err, IPMI_FAILED, shown(args),
-			"protocol version %u, acma-ranks knows %u", rsp[3],
-			PROTOCOL_VERSION);
+	ipmi_batch(s, 1, cmds, &ans);
+	if (ans.fault != IPMI_OK) {
+		set_err(err, ans.fault, line, "%s", ans.why);
 		return -1;
 	}
-	count->ranks = rsp[0];
-	count->states = rsp[1];
-	count->on_state = rsp[2];
-	return 0;
-}
-
-static int read_ranges(const struct ipmi_conn *conn, struct bmc_rank *rank,
-		       struct bmc_err *err)
-{
-	uint8_t rsp[RSP_MAX];
-	const char *const *args;
-	unsigned int k = 0;
-	struct cmd c;
-	int len;
-
-	/* The first answer tells how many ranges there are. */
-	do {
-		args = oem_cmd(&c, false, CMD_GET_INFO, 2, rank->id, k);
-		len = oem(conn, args, rsp, err);
-		if (len < 0)
-			return -1;
-		if (len < 21 || rsp[0] != rank->id || rsp[3] != k ||
-		    !rsp[2] || rsp[2] > BMC_RANGES_MAX ||
-		    (k && rsp[2] != rank->nr_ranges) ||
-		    !get_name(rank->dimm, rsp + 20, len - 20))
-			return bad_answer(err, args, len);
-		rank->nr_ranges = rsp[2];
-		rank->ranges[k].base = get_u64(rsp + 4);
-		rank->ranges[k].size = get_u64(rsp + 12);
-	} while (++k < rank->nr_ranges);
-	rank->have_info = true;
-	return 0;
-}
-
-static int read_state_info(const struct ipmi_conn *conn, unsigned int id,
-			   unsigned int state, char *name, uint32_t *mw,
-			   struct bmc_err *err)
-{
-	uint8_t rsp[RSP_MAX];
-	const char *const *args;
-	struct cmd c;
-	int len;
-
-	args = oem_cmd(&c, false, CMD_GET_STATE_INFO, 2, id, state);
-	len = oem(conn, args, rsp, err);
-	if (len < 0)
+	if (ans.len != 4 || ans.rsp[2] >= ans.rsp[1]) {
+		set_err(err, IPMI_FAILED, line,
+			"%d answer bytes that do not match PROTOCOL.md", ans.len);
 		return -1;
-	if (len < 16 || rsp[0] != id || rsp[1] != state ||
-	    !get_name(name, rsp + 15, len - 15))
-		return bad_answer(err, args, len);
-	*mw = get_u32(rsp + 3);
+	}
+	if (ans.rsp[3] != PROTOCOL_VERSION) {
+		set_err(err, IPMI_FAILED, line, "protocol version %u, acma-ranks knows %u",
+			ans.rsp[3], PROTOCOL_VERSION);
+		return -1;
+	}
+	count->ranks = ans.rsp[0];
+	count->states = ans.rsp[1];
+	count->on_state = ans.rsp[2];
 	return 0;
+}
+
+static void add_query(struct query *q, size_t *n, int kind, unsigned int rank,
+		      unsigned int k)
+{
+	struct query *e = &q[(*n)++];
+
+	e->kind = kind;
+	e->rank = rank;
+	e->k = k;
+	switch (kind) {
+	case Q_INFO:
+		snprintf(e->line, sizeof(e->line), "raw %s %s %u %u", NETFN_OEM,
+			 CMD_GET_INFO, rank, k);
+		break;
+	case Q_STATE:
+		snprintf(e->line, sizeof(e->line), "raw %s %s %u", NETFN_OEM,
+			 CMD_GET_STATE, rank);
+		break;
+	case Q_ON_POWER:
+	case Q_POWER:
+		snprintf(e->line, sizeof(e->line), "raw %s %s %u %u", NETFN_OEM,
+			 CMD_GET_STATE_INFO, rank, k);
+		break;
+	default:
+		snprintf(e->line, sizeof(e->line), "%s", DCMI_POWER_READING);
+		break;
+	}
+}
+
+/* Sends the queries in one batch (cmds: room for n); their answers in ans[]. */
+static void send_batch(struct ipmi_session *s, const struct query *q, size_t n,
+		       const char **cmds, struct ipmi_answer *ans)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cmds[i] = q[i].line;
+	ipmi_batch(s, n, cmds, ans);
+}
+
+/* The earlier a query comes in a rank's reading, the more its failure says. */
+static int order(const struct query *q)
+{
+	return q->kind == Q_INFO ? (int)q->k : BMC_RANGES_MAX + (int)q->kind;
+}
+
+/* Keeps the rank's failure that comes first in the order of its queries. */
+static void rank_failed(struct bmc_rank *rank, struct rank_work *w,
+			const struct query *q, enum ipmi_fault fault,
+			const char *fmt, const char *why, int len)
+{
+	if (rank->failed && w->err_order <= order(q))
+		return;
+	rank->failed = true;
+	w->err_order = order(q);
+	if (why)
+		set_err(&rank->err, fault, q->line, "%s", why);
+	else
+		set_err(&rank->err, fault, q->line, fmt, len);
+}
+
+#define BAD_ANSWER	"%d answer bytes that do not match PROTOCOL.md"
+
+/* Takes one answer into the rank (or the DRAM power); false if it is wrong. */
+static bool take(const struct query *q, const struct ipmi_answer *a,
+		 const struct bmc_count *count, struct bmc_rank *rank,
+		 struct rank_work *w, struct bmc_dram *dram)
+{
+	const uint8_t *rsp = a->rsp;
+	int len = a->len;
+	char name[BMC_NAME_MAX + 1];
+
+	switch (q->kind) {
+	case Q_INFO:
+		if (len < 21 || rsp[0] != rank->id || rsp[3] != q->k || !rsp[2] ||
+		    rsp[2] > BMC_RANGES_MAX || (q->k && rsp[2] != rank->nr_ranges) ||
+		    !get_name(name, rsp + 20, len - 20) ||
+		    (q->k && strcmp(name, rank->dimm)))
+			return false;
+		memcpy(rank->dimm, name, sizeof(name));
+		rank->nr_ranges = rsp[2];
+		rank->ranges[q->k].base = get_u64(rsp + 4);
+		rank->ranges[q->k].size = get_u64(rsp + 12);
+		w->got_ranges++;
+		return true;
+	case Q_STATE:
+		if (len != 10 || rsp[0] != rank->id || rsp[1] >= count->states)
+			return false;
+		rank->state = rsp[1];
+		rank->have_state = true;
+		/* The BMC counts the seconds itself: no clock of its to trust. */
+		if (get_u32(rsp + 6) != NEVER_CHANGED) {
+			rank->since = a->when - get_u32(rsp + 6);
+			rank->have_since = true;
+		}
+		return true;
+	case Q_ON_POWER:
+	case Q_POWER:
+		if (len < 16 || rsp[0] != rank->id || rsp[1] != q->k ||
+		    !get_name(q->kind == Q_POWER ? rank->state_name : w->on_name,
+			      rsp + 15, len - 15))
+			return false;
+		if (q->kind == Q_POWER) {
+			rank->power_mw = get_u32(rsp + 3);
+			rank->have_power = true;
+		} else {
+			rank->on_mw = get_u32(rsp + 3);
+			rank->have_on_power = true;
+		}
+		return true;
+	case Q_DRAM:
+		if (len != 18 || rsp[0] != DCMI_GROUP)
+			return false;
+		dram->watts = rsp[1] | rsp[2] << 8;
+		dram->have = true;
+		return true;
+	}
+	return false;
+}
+
+static void take_all(const struct query *q, const struct ipmi_answer *ans, size_t n,
+		     const struct bmc_count *count, struct bmc_rank *ranks,
+		     struct rank_work *work, struct bmc_dram *dram)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct bmc_rank *rank = &ranks[q[i].rank];
+		struct rank_work *w = &work[q[i].rank];
+
+		if (q[i].kind == Q_DRAM) {
+			if (ans[i].fault != IPMI_OK)
+				set_err(&dram->err, ans[i].fault, q[i].line, "%s", ans[i].why);
+			else if (!take(&q[i], &ans[i], count, rank, w, dram))
+				set_err(&dram->err, IPMI_FAILED, q[i].line, BAD_ANSWER,
+					ans[i].len);
+		} else if (ans[i].fault != IPMI_OK) {
+			rank_failed(rank, w, &q[i], ans[i].fault, NULL, ans[i].why, 0);
+		} else if (!take(&q[i], &ans[i], count, rank, w, dram)) {
+			rank_failed(rank, w, &q[i], IPMI_FAILED, BAD_ANSWER, NULL,
+				    ans[i].len);
+		}
+	}
 }
 
 /**
- * bmc_read_rank() - read one rank's DIMM, ranges, state and power
- * @conn: the BMC
+ * bmc_read() - read every rank's DIMM, ranges, state, since when and power,
+ * and the DRAM power now, in two batches
+ * @s: the session
  * @count: from bmc_probe()
- * @rank: rank->id says which; the groups read are marked with their have_
- * @err: the first query that failed
+ * @ranks: count->ranks of them, ids set; what was read is marked with its
+ *	have_, a rank with a failed query with failed and err (its first query
+ *	that failed)
+ * @dram: the DRAM power, or why not
  *
  * Return: 0 if everything was read, -1 if something was not.
  */
-int bmc_read_rank(const struct ipmi_conn *conn, const struct bmc_count *count,
-		  struct bmc_rank *rank, struct bmc_err *err)
+int bmc_read(struct ipmi_session *s, const struct bmc_count *count,
+	     struct bmc_rank *ranks, struct bmc_dram *dram)
 {
-	uint8_t rsp[RSP_MAX];
-	const char *const *args;
-	char on_name[BMC_NAME_MAX + 1];
-	struct cmd c;
-	int len;
-
-	if (read_ranges(conn, rank, err))
-		return -1;
-
-	args = oem_cmd(&c, false, CMD_GET_STATE, 1, rank->id, 0);
-	len = oem(conn, args, rsp, err);
-	if (len < 0)
-		return -1;
-	if (len != 10 || rsp[0] != rank->id || rsp[1] >= count->states)
-		return bad_answer(err, args, len);
-	rank->state = rsp[1];
-	rank->have_state = true;
-
-	if (read_state_info(conn, rank->id, count->on_state, on_name,
-			    &rank->on_mw, err))
-		return -1;
-	rank->have_on_power = true;
-	if (rank->state == count->on_state) {
-		memcpy(rank->state_name, on_name, sizeof(on_name));
-		rank->power_mw = rank->on_mw;
-	} else if (read_state_info(conn, rank->id, rank->state,
-				   rank->state_name, &rank->power_mw, err)) {
-		return -1;
-	}
-	rank->have_power = true;
-	return 0;
-}
-
-/*
- * "   4 | 12/03/26 | 08:33:15 UTC | Memory #0x83 | Memory Device Disabled |
- * Asserted": the record's time and sensor, if it is one of a memory sensor.
- */
-static bool parse_sel_line(char *line, time_t *when, unsigned int *sensor)
-{
-	struct tm tm = { 0 };
-	char zone[8], *end;
-
-	line = strchr(line, '|');
-	if (!line)
-		return false;
-	end = strptime(line + 1, " %m/%d/%y | %H:%M:%S", &tm);
-	/* ipmitool runs with TZ=UTC; "Pre-Init" times have no date. */
-	if (!end || sscanf(end, " %7s | Memory #0x%x |", zone, sensor) != 2 ||
-	    strcmp(zone, "UTC"))
-		return false;
-	*when = timegm(&tm);
-	return true;
-}
-
-/**
- * bmc_read_sel() - find when each rank last changed state
- * @conn: the BMC
- * @ranks: have_since and since are set for the ranks with a SEL record
- * @nr_ranks: number of @ranks, indexed by rank number
- * @err: why the SEL could not be read
- *
- * Every transition adds a record of the rank's memory sensor to the SEL,
- * in order: the last record of a rank is its last change.
- *
- * Return: 0 on success, -1 on failure.
- */
-int bmc_read_sel(const struct ipmi_conn *conn, struct bmc_rank *ranks,
-		 unsigned int nr_ranks, struct bmc_err *err)
-{
-	static const char *const args[] = { "sel", "list", NULL };
-	struct ipmi_answer ans;
-	char *line, *save;
-
-	if (ipmi_run(conn, args, &ans)) {
-		set_err(err, ans.fault, args, "%s", ans.why);
-		ipmi_answer_free(&ans);
-		return -1;
-	}
-	for (line = strtok_r(ans.out ? ans.out : "", "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		unsigned int sensor;
-		time_t when;
-
-		if (!parse_sel_line(line, &when, &sensor) ||
-		    sensor < SENSOR_BASE || sensor - SENSOR_BASE >= nr_ranks)
-			continue;
-		ranks[sensor - SENSOR_BASE].have_since = true;
-		ranks[sensor - SENSOR_BASE].since = when;
-	}
-	ipmi_answer_free(&ans);
-	return 0;
-}
-
-/**
- * bmc_read_dram_power() - the DRAM power now, from DCMI
- * @conn: the BMC
- * @watts: the instantaneous reading, W
- * @err: why it could not be read
- *
- * Return: 0 on success, -1 on failure.
- */
-int bmc_read_dram_power(const struct ipmi_conn *conn, unsigned int *watts,
-			struct bmc_err *err)
-{
-	static const char *const args[] = { "dcmi", "power", "reading", NULL };
-	struct ipmi_answer ans;
-	const char *at;
+	/* The most queries of a batch: every range and 0x42 of every rank. */
+	size_t max = (size_t)count->ranks * (BMC_RANGES_MAX + 2) + 1, n = 0;
+	struct query *q = calloc(max, sizeof(*q));
+	struct ipmi_answer *ans = calloc(max, sizeof(*ans));
+	struct rank_work *work = calloc(count->ranks + 1, sizeof(*work));
+	const char **cmds = calloc(max, sizeof(*cmds));
+	unsigned int r, k;
 	int ret = 0;
 
-	if (ipmi_run(conn, args, &ans)) {
-		set_err(err, ans.fault, args, "%s", ans.why);
-		ipmi_answer_free(&ans);
+	memset(dram, 0, sizeof(*dram));
+	if (!q || !ans || !work || !cmds) {
+		free(q);
+		free(ans);
+		free(work);
+		free(cmds);
+		for (r = 0; r < count->ranks; r++) {
+			ranks[r].failed = true;
+			set_err(&ranks[r].err, IPMI_FAILED, "", "out of memory");
+		}
+		set_err(&dram->err, IPMI_FAILED, "", "out of memory");
 		return -1;
 	}
-	at = strstr(ans.out ? ans.out : "", "Instantaneous power reading:");
-	if (!at || sscanf(at, "Instantaneous power reading: %u Watts", watts) != 1) {
-		set_err(err, IPMI_FAILED, args, "no instantaneous reading in its output");
-		ret = -1;
+
+	for (r = 0; r < count->ranks; r++) {
+		add_query(q, &n, Q_INFO, r, 0);
+		add_query(q, &n, Q_STATE, r, 0);
+		add_query(q, &n, Q_ON_POWER, r, count->on_state);
 	}
-	ipmi_answer_free(&ans);
+	add_query(q, &n, Q_DRAM, 0, 0);
+	send_batch(s, q, n, cmds, ans);
+	take_all(q, ans, n, count, ranks, work, dram);
+
+	n = 0;
+	for (r = 0; r < count->ranks; r++) {
+		if (work[r].got_ranges == 1)
+			for (k = 1; k < ranks[r].nr_ranges; k++)
+				add_query(q, &n, Q_INFO, r, k);
+		if (ranks[r].have_state && ranks[r].state != count->on_state)
+			add_query(q, &n, Q_POWER, r, ranks[r].state);
+	}
+	if (n)
+		send_batch(s, q, n, cmds, ans);
+	take_all(q, ans, n, count, ranks, work, dram);
+
+	for (r = 0; r < count->ranks; r++) {
+		struct bmc_rank *rank = &ranks[r];
+
+		rank->have_info = work[r].got_ranges && work[r].got_ranges == rank->nr_ranges;
+		if (rank->have_state && rank->state == count->on_state &&
+		    rank->have_on_power) {
+			memcpy(rank->state_name, work[r].on_name, sizeof(rank->state_name));
+			rank->power_mw = rank->on_mw;
+			rank->have_power = true;
+		}
+		if (rank->failed)
+			ret = -1;
+	}
+	if (!dram->have)
+		ret = -1;
+	free(q);
+	free(ans);
+	free(work);
+	free(cmds);
 	return ret;
 }

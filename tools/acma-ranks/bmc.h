@@ -27,6 +27,13 @@ struct bmc_range {
 	uint64_t size;		/* bytes */
 };
 
+/* Why a query failed, for the operator: "WHAT: WHY". */
+struct bmc_err {
+	enum ipmi_fault fault;
+	char what[96];		/* the ipmitool command line */
+	char why[160];
+};
+
 /* What the BMC told about one rank; each group is valid when its have_ is. */
 struct bmc_rank {
 	unsigned int id;
@@ -46,24 +53,22 @@ struct bmc_rank {
 	bool have_on_power;	/* Get Power-State Info (0x42) of "on" */
 	uint32_t on_mw;
 
-	bool have_since;	/* a SEL record of the rank's last transition */
-	time_t since;
+	bool have_since;	/* 0x43: it changed state once at least */
+	time_t since;		/* when it last did, by our clock */
+
+	bool failed;		/* a query failed: the first one, in err */
+	struct bmc_err err;
 };
 
-/* Why a query failed, for the operator: "WHAT: WHY". */
-struct bmc_err {
-	enum ipmi_fault fault;
-	char what[96];		/* the ipmitool command line */
-	char why[160];
+/* The DRAM power now (DCMI Get Power Reading). */
+struct bmc_dram {
+	bool have;
+	unsigned int watts;
+	struct bmc_err err;	/* why not, when !have */
 };
 
-int bmc_probe(const struct ipmi_conn *conn, struct bmc_count *count,
-	      struct bmc_err *err);
-int bmc_read_rank(const struct ipmi_conn *conn, const struct bmc_count *count,
-		  struct bmc_rank *rank, struct bmc_err *err);
-int bmc_read_sel(const struct ipmi_conn *conn, struct bmc_rank *ranks,
-		 unsigned int nr_ranks, struct bmc_err *err);
-int bmc_read_dram_power(const struct ipmi_conn *conn, unsigned int *watts,
-			struct bmc_err *err);
+int bmc_probe(struct ipmi_session *s, struct bmc_count *count, struct bmc_err *err);
+int bmc_read(struct ipmi_session *s, const struct bmc_count *count,
+	     struct bmc_rank *ranks, struct bmc_dram *dram);
 
 #endif

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ipmi.h - running the real ipmitool against the BMC, or replaying answers
- * it gave once (the testing aid behind the golden-output tests)
+ * ipmi.h - one session of the real ipmitool with the BMC, raw commands sent
+ * in batches; or a replay of the answers it gave once (the testing aid
+ * behind the golden-output tests)
  */
 #ifndef ACMA_RANKS_IPMI_H
 #define ACMA_RANKS_IPMI_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define IPMI_RSP_MAX	64	/* response bytes after the completion code */
 
 /* How to reach the BMC; replay_dir or record_dir are the testing aids. */
 struct ipmi_conn {
@@ -17,32 +22,36 @@ struct ipmi_conn {
 	const char *password;
 	const char *cipher;	/* the cipher suite, ipmitool -C */
 	const char *replay_dir;	/* read answers from DIR/ipmitool.rec, run nothing */
-	const char *record_dir;	/* append every answer to DIR/ipmitool.rec */
+	const char *record_dir;	/* write every answer to DIR/ipmitool.rec */
 	int deadline_s;		/* kill an ipmitool run that takes longer than this */
 };
 
-/* Why a run failed, as far as ipmitool's messages tell. */
+/* Why the session or a command failed. */
 enum ipmi_fault {
-	IPMI_OK,		/* exit status 0 */
+	IPMI_OK,
 	IPMI_UNREACHABLE,	/* no answer from the BMC, or its address is unknown */
 	IPMI_BAD_LOGIN,		/* wrong user name or password */
-	IPMI_NO_PRIVILEGE,	/* logged in, but the command needs a higher privilege */
-	IPMI_COMPLETION,	/* the BMC answered with a completion code other than 0 */
+	IPMI_NO_PRIVILEGE,	/* completion code 0xd4, or a role refused at login */
+	IPMI_COMPLETION,	/* another completion code than 0 */
 	IPMI_FAILED,		/* ipmitool missing, killed, too slow or failing otherwise */
 };
 
-/* One ipmitool run. Each answer owns its buffers (NUL-terminated). */
+/* The answer to one command, or why there is none. */
 struct ipmi_answer {
-	char *out;
-	size_t out_len;
-	char *err;
-	size_t err_len;
+	uint8_t rsp[IPMI_RSP_MAX];	/* the response bytes after the completion code */
+	int len;
+	time_t when;		/* when it came (a replay: when it was recorded) */
 	enum ipmi_fault fault;
+	unsigned int ccode;	/* the completion code, with IPMI_COMPLETION or 0xd4 */
 	char why[160];		/* one line for the operator when fault != IPMI_OK */
 };
 
-int ipmi_run(const struct ipmi_conn *conn, const char *const args[],
-	     struct ipmi_answer *ans);
-void ipmi_answer_free(struct ipmi_answer *ans);
+struct ipmi_session;
+
+struct ipmi_session *ipmi_open(const struct ipmi_conn *conn,
+			       struct ipmi_answer *fail);
+void ipmi_batch(struct ipmi_session *s, size_t n, const char *const cmds[],
+		struct ipmi_answer ans[]);
+void ipmi_close(struct ipmi_session *s);
 
 #endif

@@ -4,8 +4,9 @@
  *
  * The operator's view of issue #7: which rank is on or off, since when,
  * what it draws, and what the DRAM draws now, from any host that reaches
- * the BMC. Everything comes from the real ipmitool (ipmi.c) through the
- * BMC's documented commands (bmc.c) into one table model (table.c).
+ * the BMC. Everything comes from one session of the real ipmitool (ipmi.c)
+ * through the BMC's documented commands (bmc.c) into one table model
+ * (table.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,14 +23,14 @@
 /* Exit codes, documented in --help and README.md. */
 enum {
 	EXIT_ALL_GOOD = 0,
-	EXIT_PARTIAL = 1,	/* some rank, the SEL or the DCMI reading unread */
+	EXIT_PARTIAL = 1,	/* some rank or the DCMI reading unread */
 	EXIT_USAGE = 2,
 	EXIT_UNREACHABLE = 3,	/* no answer, or an unknown address */
 	EXIT_LOGIN = 4,		/* wrong user or password, too little privilege */
 	EXIT_IPMITOOL = 5,	/* ipmitool missing or failing unexpectedly */
 };
 
-/* Long enough for a whole session over a slow link, short of hanging. */
+/* The whole session: long enough over a slow link, short of hanging. */
 #define IPMITOOL_DEADLINE_S	60
 
 enum { COL_RANK, COL_DIMM, COL_RANGES, COL_STATE, COL_SINCE, COL_POWER, NR_COLS };
@@ -44,7 +45,7 @@ static const struct column rank_cols[NR_COLS] = {
 	[COL_STATE] = { "STATE", "state", CELL_TEXT,
 		"its power state, as the board names it" },
 	[COL_SINCE] = { "SINCE", "since", CELL_TIME,
-		"when it entered that state (UTC, SEL); - if never" },
+		"when it entered that state (UTC; BMC's 0x43); - if never" },
 	[COL_POWER] = { "POWER", "power_mw", CELL_MW,
 		"what it draws in that state, board figure (W; mW in JSON)" },
 };
@@ -91,7 +92,8 @@ static void usage(FILE *f)
 	      "  -h, --help       this help\n"
 	      "\n"
 	      "Testing aids:\n"
-	      "  --record DIR     also append every ipmitool answer to DIR/ipmitool.rec\n"
+	      "  --record DIR     also write ipmitool's session (every answer, its time) to\n"
+	      "                   DIR/ipmitool.rec\n"
 	      "  --replay DIR     run no ipmitool; take its answers from DIR/ipmitool.rec\n"
 	      "\n"
 	      "Columns, JSON members:\n", f);
@@ -101,7 +103,7 @@ static void usage(FILE *f)
 	fputs("\n"
 	      "Exit status:\n"
 	      "  0  all good\n"
-	      "  1  partial: a rank, the SEL or the DCMI reading could not be read; the\n"
+	      "  1  partial: a rank or the DCMI reading could not be read; the\n"
 	      "     table shows - for what is missing, stderr says why\n"
 	      "  2  usage error\n"
 	      "  3  BMC unreachable: no answer (2 tries of 1 s), or an unknown address\n"
@@ -216,7 +218,15 @@ static struct table *build_table(const struct bmc_rank *ranks,
 	return t;
 }
 
-/* The one-line error when the first command fails; returns the exit code. */
+/* The session did not open: its failure, said as the first command's. */
+static void set_session_err(struct bmc_err *err, const struct ipmi_answer *fail)
+{
+	err->fault = fail->fault;
+	snprintf(err->what, sizeof(err->what), "ipmitool");
+	snprintf(err->why, sizeof(err->why), "%s", fail->why);
+}
+
+/* The one-line error when the session or its first command fails; the exit code. */
 static int probe_failed(const struct ipmi_conn *conn, const struct bmc_err *err)
 {
 	switch (err->fault) {
@@ -264,11 +274,14 @@ int main(int argc, char **argv)
 		.cipher = "3",
 		.deadline_s = IPMITOOL_DEADLINE_S,
 	};
+	struct ipmi_session *session;
+	struct ipmi_answer fail;
 	struct bmc_rank *ranks;
 	struct bmc_count count;
+	struct bmc_dram dram;
 	struct bmc_err err;
-	unsigned int i, dram_w = 0;
-	bool json = false, have_dram, partial = false;
+	unsigned int i;
+	bool json = false, partial = false;
 	const char *password_file = NULL;
 	int passwords = 0, opt;
 	char *end, *from_file = NULL, why[96];
@@ -357,34 +370,39 @@ int main(int argc, char **argv)
 		conn.password = from_file;
 	}
 
-	if (bmc_probe(&conn, &count, &err)) {
+	/* One ipmitool run, one session: everything is asked in it. */
+	session = ipmi_open(&conn, &fail);
+	if (!session) {
+		free(from_file);
+		set_session_err(&err, &fail);
+		return probe_failed(&conn, &err);
+	}
+	if (bmc_probe(session, &count, &err)) {
+		ipmi_close(session);
 		free(from_file);
 		return probe_failed(&conn, &err);
 	}
 
 	ranks = calloc(count.ranks + 1, sizeof(*ranks));
 	if (!ranks) {
+		ipmi_close(session);
+		free(from_file);
 		fprintf(stderr, "acma-ranks: out of memory\n");
 		return EXIT_IPMITOOL;
 	}
-	for (i = 0; i < count.ranks; i++) {
+	for (i = 0; i < count.ranks; i++)
 		ranks[i].id = i;
-		if (bmc_read_rank(&conn, &count, &ranks[i], &err)) {
-			fprintf(stderr, "acma-ranks: rank %u: %s: %s\n", i, err.what, err.why);
-			partial = true;
-		}
-	}
-	if (bmc_read_sel(&conn, ranks, count.ranks, &err)) {
-		fprintf(stderr, "acma-ranks: SEL: %s: %s\n", err.what, err.why);
-		partial = true;
-	}
-	have_dram = !bmc_read_dram_power(&conn, &dram_w, &err);
-	if (!have_dram) {
-		fprintf(stderr, "acma-ranks: DRAM power: %s: %s\n", err.what, err.why);
-		partial = true;
-	}
+	partial = bmc_read(session, &count, ranks, &dram) != 0;
+	ipmi_close(session);
+	for (i = 0; i < count.ranks; i++)
+		if (ranks[i].failed)
+			fprintf(stderr, "acma-ranks: rank %u: %s: %s\n", i, ranks[i].err.what,
+				ranks[i].err.why);
+	if (!dram.have)
+		fprintf(stderr, "acma-ranks: DRAM power: %s: %s\n", dram.err.what,
+			dram.err.why);
 
-	t = build_table(ranks, count.ranks, have_dram, dram_w);
+	t = build_table(ranks, count.ranks, dram.have, dram.watts);
 	free(ranks);
 	free(from_file);
 	if (!t || print_table(t, json, selected ? &sel : NULL)) {

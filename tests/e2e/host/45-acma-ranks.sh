@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # acma-ranks (tools/acma-ranks) with the real ipmitool against a private BMC: every rank
-# on; a rank an administrator powers off shows off, with the time of its SEL record and
+# on; a rank an administrator powers off shows off, with the time of its change and
 # a lower power, in the table and the JSON; the password read from a file (-f) or the
-# environment (-E) and another cipher suite (-C 2) give the same table; a wrong
+# environment (-E) and another cipher suite (-C 2) give the same table; the whole
+# status is one ipmitool run (one RMCP+ session, its commands in batch mode); a wrong
 # password exits 4 and an unreachable BMC (a closed port) exits 3 within seconds, each
 # with its one-line message.
 . "$(dirname "$0")/lib/bmc.sh"
@@ -32,6 +33,18 @@ IPMI_PASSWORD=$CONFIG_BMC_USER_PASSWORD "$tool" -H 127.0.0.1 -p "$lan_port" -U "
 	> "$own_dir/table.E"
 expect "exit, password from the environment (-E)" "$?" 0
 expect "table, password from the environment (-E)" "$(cat "$own_dir/table.E")" "$(cat "$own_dir/table")"
+# One ipmitool run for the whole table: a wrapper counts its runs.
+cat > "$own_dir/count-ipmitool" <<-COUNT
+#!/bin/bash
+echo "\$*" >> "$own_dir/runs"
+exec ipmitool "\$@"
+COUNT
+chmod +x "$own_dir/count-ipmitool"
+ranks --ipmitool "$own_dir/count-ipmitool" > "$own_dir/table.1"
+expect "exit, through a wrapper" "$?" 0
+expect "table, through a wrapper" "$(cat "$own_dir/table.1")" "$(cat "$own_dir/table")"
+expect "ipmitool runs for a status of 8 ranks" "$(wc -l < "$own_dir/runs")" 1
+expect "its commands" "$(sed 's/.* -v //' "$own_dir/runs")" "exec /dev/stdin"
 ranks -C 2 > "$own_dir/table.C"
 expect "exit, cipher suite 2 (-C 2)" "$?" 0
 expect "table, cipher suite 2" "$(cat "$own_dir/table.C")" "$(cat "$own_dir/table")"

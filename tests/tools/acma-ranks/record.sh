@@ -43,16 +43,38 @@ done
 record ranks-off "$user" "$pw" "$lan_port"
 
 # A BMC that stops answering for a moment: the real ipmitool, with ipmi_sim frozen
-# (SIGSTOP) while it asks for rank 5's state, so that only that answer is lost.
-cat > "$own_dir/freeze-rank5" <<-FREEZE
+# (SIGSTOP) while it asks for rank 5's state, so that only that answer is lost. The
+# commands come on ipmitool's stdin (exec /dev/stdin), and ipmitool reads ahead: this
+# wrapper passes them on in step with their answers (after each "echo" marker it waits
+# for the marker to come back, passing on what ipmitool printed, line-buffered by
+# stdbuf), freezes the BMC as it passes that command and thaws it once its marker came
+# back, i.e. once ipmitool gave up (2 tries of 1 s) and went on, in the same session.
+cat > "$own_dir/freeze-rank5" <<-'FREEZE'
 #!/bin/bash
-case " \$* " in
-*" raw 0x30 0x43 5 "*)
-	kill -STOP $bmc_pid; ipmitool "\$@"; rc=\$?; kill -CONT $bmc_pid; exit \$rc ;;
-esac
-exec ipmitool "\$@"
+coproc IPMI { stdbuf -oL ipmitool "$@" 2>&1; }
+pid=$IPMI_PID
+exec {to}>&"${IPMI[1]}" {from}<&"${IPMI[0]}"
+frozen=
+while IFS= read -r line; do
+	case " $line " in
+	*" raw 0x30 0x43 5 "*) kill -STOP "$BMC_PID"; frozen=1 ;;
+	esac
+	printf '%s\n' "$line" >&"$to"
+	case $line in
+	"echo "*)
+		while IFS= read -r out <&"$from"; do
+			printf '%s\n' "$out"
+			[ "$out" = "${line#echo } " ] && break
+		done
+		[ -z "$frozen" ] || { kill -CONT "$BMC_PID"; frozen=; } ;;
+	esac
+done
+exec {to}>&- {IPMI[1]}>&-
+cat <&"$from"
+wait "$pid"
 FREEZE
 chmod +x "$own_dir/freeze-rank5"
+export BMC_PID=$bmc_pid
 record bmc-frozen-rank5 "$user" "$pw" "$lan_port" --ipmitool "$own_dir/freeze-rank5"
 
 record wrong-password "$CONFIG_BMC_ADMIN_USER" not-the-password "$lan_port"
@@ -63,6 +85,10 @@ record unreachable "$user" "$pw" "$(pick_port)"
 own_bmc_stop
 rm -rf "$out/bmc"
 board_file=$top/boards/qemu-x86_64-interleaved/board.hw
+# Its own backing files: the BMC punches a rank's files when it powers the rank off.
+while read -r _ _ path _ size; do
+	truncate -s "$size" "$path" || fail "cannot create $path"
+done < <("$boardgen" backing-files "$board_file" "$shm_dir" "$shm_prefix")
 own_bmc_start
 bmc_admin raw 0x30 0x44 1 1 > /dev/null || fail "raw 0x30 0x44 1 1"
 record interleaved "$user" "$pw" "$lan_port"
