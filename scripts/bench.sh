@@ -90,6 +90,12 @@ day_table() {
 	share=$(awk -v a="$ea" -v all="$eall" -v o="$eo" 'BEGIN { if (all > o) printf "%d", 100 * (all - a) / (all - o); else print 0 }')
 	printf '%-44s %12s %12s %8s\n' "  saved vs the oracle's saving (J)" "$(((eall - ea) / 1000))" "$(((eall - eo) / 1000))" \
 		"$share% (aim >= 90%: $([ "$share" -ge 90 ] && echo met || echo not met))"
+	# from the samples: how soon the first idle minute turns ranks off
+	dat=$out/dram-power-day.dat
+	printf '%-44s %12s\n' "idle: first rank off after" \
+		"$(awk 'NR == 1 { n = $2 } $2 < n { print $1 " s"; found = 1; exit } END { if (!found) print "-" }' "$dat")"
+	printf '%-44s %12s %12s\n' "idle: ranks on at 20 s (acma, oracle)" \
+		"$(awk '$1 <= 20 { r = $2 } END { print r }' "$dat")" "$(awk '$1 <= 20 { r = $5 } END { print r }' "$dat")"
 	printf '%-44s %12s\n' "range gone -> rank off (firmware, mean of $(fig gone_to_off_ms 5))" "$(fig gone_to_off_ms 3) ms"
 	printf '%-44s %12s\n' "range wanted -> rank on (firmware, mean of $(fig wanted_to_on_ms 5))" "$(fig wanted_to_on_ms 3) ms"
 	printf '%-44s %12s\n' "$(fig wanted_to_online_ms 5) removed ranks' memory all online" "$(fig wanted_to_online_ms 3) ms"
