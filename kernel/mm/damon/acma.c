@@ -252,7 +252,7 @@ struct damon_acma_cfg {
  *			block that is in none.
  * @deferred:		When scale-down last gave up on each block (jiffies),
  *			or 0.
- * @domain_cost:	Scratch space for damon_acma_choose_down(), one per
+ * @domain_cost:	Scratch space for damon_acma_choose_down(), two per
  *			domain.
  * @nr_blocks:		Number of scalable memory blocks.
  * @nr_domains:		Number of power domains of the blocks.
@@ -852,7 +852,7 @@ static int damon_acma_scan_blocks(void)
 	held = kcalloc(scan.nr, sizeof(*held), GFP_KERNEL);
 	domain = kcalloc(scan.nr, sizeof(*domain), GFP_KERNEL);
 	deferred = kcalloc(scan.nr, sizeof(*deferred), GFP_KERNEL);
-	cost = kcalloc(scan.nr, sizeof(*cost), GFP_KERNEL);
+	cost = kcalloc(2 * scan.nr, sizeof(*cost), GFP_KERNEL);
 	if (blocks && starts && held && domain && deferred && cost) {
 		scan.max = scan.nr;
 		scan.nr = 0;
@@ -939,10 +939,12 @@ static int damon_acma_domain_down(int d)
 #define DAMON_ACMA_CHOICE_SLACK	8
 
 /*
- * Choose the domain to empty next: the one whose blocks hold the least data
- * (what taking them would migrate), among those that can go off at all (no
- * block of theirs is held offline or in a kernel zone by somebody else), the
- * highest on a tie (DAMON_ACMA_CHOICE_SLACK).  Its blocks are then emptied highest first, and the
+ * Choose the domain to empty next: a domain scale-down started on (some of
+ * its blocks are removed) first, so that one domain at most is half empty
+ * whatever came in between (memory wanted for a while); else the one whose
+ * blocks hold the least data (what taking them would migrate), among those
+ * that can go off at all (no block of theirs is held offline or in a kernel
+ * zone by somebody else), the highest on a tie (DAMON_ACMA_CHOICE_SLACK).  Its blocks are then emptied highest first, and the
  * choice holds until the domain is empty, memory is wanted or every block
  * of it was given up on (see damon_acma_step()), so that scale-down does not
  * half-empty several domains at once.  Walks the struct pages of the online
@@ -953,15 +955,20 @@ static void damon_acma_choose_down(void)
 	unsigned long slack = DAMON_ACMA_CHOICE_SLACK *
 		(PAGE_SIZE << acma.cfg.scale_order);
 	unsigned long *cost = acma.domain_cost;
+	unsigned long *started = cost + acma.nr_domains;
 	unsigned long best = ULONG_MAX;
-	int i, d, top = -1, pick = -1;
+	int i, d, pass, top = -1, pick = -1;
 	bool any = false;
 
 	for (d = 0; d < acma.nr_domains; d++)
-		cost[d] = 0;
+		cost[d] = started[d] = 0;
 	for (i = 0; i < acma.nr_blocks; i++) {
 		d = acma.block_domain[i];
 		switch (acma.blocks[i]) {
+		case DAMON_ACMA_BLOCK_REMOVED:
+		case DAMON_ACMA_BLOCK_REMOVING:
+			started[d] = 1;
+			break;
 		case DAMON_ACMA_BLOCK_ONLINE:
 			if (cost[d] != ULONG_MAX)
 				cost[d] += damon_contig_busy_bytes(
@@ -978,17 +985,21 @@ static void damon_acma_choose_down(void)
 		}
 	}
 	/* the highest block first, so that a tie goes to the highest domain */
-	for (i = acma.nr_blocks - 1; i >= 0; i--) {
-		d = acma.block_domain[i];
-		if (!damon_acma_down_ok(i, false))
-			continue;
-		if (top < 0)
-			top = i;
-		if (cost[d] != ULONG_MAX &&
-		    (best == ULONG_MAX || cost[d] + slack < best)) {
-			best = cost[d];
-			pick = i;
-			any = true;
+	for (pass = 0; pass < 2 && !any; pass++) {
+		for (i = acma.nr_blocks - 1; i >= 0; i--) {
+			d = acma.block_domain[i];
+			if (!damon_acma_down_ok(i, false))
+				continue;
+			if (top < 0)
+				top = i;
+			if (!pass && !started[d])
+				continue;
+			if (cost[d] != ULONG_MAX &&
+			    (best == ULONG_MAX || cost[d] + slack < best)) {
+				best = cost[d];
+				pick = i;
+				any = true;
+			}
 		}
 	}
 	/* no domain can go off: still scale the memory, highest first */

@@ -31,7 +31,7 @@ struct damon_acma_test_saved {
 
 /* Each test block is a domain of its own, unless the test says otherwise. */
 static int damon_acma_test_domain[DAMON_ACMA_TEST_BLOCKS];
-static unsigned long damon_acma_test_cost[DAMON_ACMA_TEST_BLOCKS];
+static unsigned long damon_acma_test_cost[2 * DAMON_ACMA_TEST_BLOCKS];
 
 static void damon_acma_test_swap_in(struct kunit *test,
 		struct damon_acma_test_saved *saved,
