@@ -94,3 +94,30 @@ acma_off() {
 	[ "$(acma removed_blocks)" = 0 ] || fail "$(acma removed_blocks) blocks still removed after disabling"
 	[ "$(acma owned_bytes)" = 0 ] || fail "$(acma owned_bytes) bytes still taken after disabling"
 }
+
+# acma_diag: what DAMON_ACMA has and what holds the rank blocks still online, for
+# a failing test's output: per block, pages in use by kind (from /proc/kpageflags:
+# on an LRU list, anonymous, other), free and owned pages are not counted.
+acma_diag() {
+	echo "diag: mem_bytes $(acma mem_bytes), owned $(acma owned_bytes), removed_blocks $(acma removed_blocks), min $(acma min_mem), max $(acma max_mem)"
+	echo "diag: contig" $(cd $CONTIG && for f in skipped_* owner_refused_*; do echo "$f=$(cat $f)"; done)
+	[ -r /proc/kpageflags ] || return 0
+	bs=$(block_size)
+	npages=$((bs / 4096))
+	while read -r _ _ base size; do blocks_of $((base)) $size; done < $RANKS |
+	while read -r b; do
+		[ "$(block_state $b)" = online ] || continue
+		dd if=/proc/kpageflags bs=8 skip=$((b * npages)) count=$npages 2>/dev/null |
+			od -An -v -tx8 | awk -v b=$b '
+			function d(c) { return index("0123456789abcdef", c) - 1 }
+			{ v = $1
+			  buddy = int(d(substr(v, 14, 1)) / 4) % 2	# bit 10
+			  off = int(d(substr(v, 11, 1)) / 8) % 2	# bit 23
+			  tail = d(substr(v, 12, 1)) % 2		# bit 16
+			  if (buddy || off || $1 == "0000000000000000") next
+			  lru = int(d(substr(v, 15, 1)) / 2) % 2	# bit 5
+			  anon = d(substr(v, 13, 1)) % 2		# bit 12
+			  if (lru) { l++; if (anon) a++ } else if (!tail) o++ }
+			END { printf "diag: memory%d: %d pages on LRU lists (%d anonymous), %d other in use\n", b, l, a, o }'
+	done
+}

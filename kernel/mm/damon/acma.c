@@ -267,6 +267,8 @@ struct damon_acma_cfg {
  *			or last found its window closed (jiffies).
  * @chosen_at:		When damon_acma_choose_down() last ran (jiffies).
  * @chose_none:		It found no block to take chunks of.
+ * @down_finish:	Warm data may move out of the window block: it was
+ *			stuck, and what it holds fits in one chunk.
  * @up:			Index of the scale-up window block, or -1.
  * @psi_last:		``some`` memory PSI total at the last check, in us.
  * @psi_at:		When @psi_last was read.
@@ -314,6 +316,7 @@ struct damon_acma {
 	unsigned long down_moved_at;
 	unsigned long chosen_at;
 	bool chose_none;
+	bool down_finish;
 	int up;
 	u64 psi_last;
 	unsigned long psi_at;
@@ -688,11 +691,12 @@ static int damon_acma_give_chunk(struct damos *s, unsigned long pfn,
  * accessed for reclaim_min_age_us (cold_age aggregations): memory that a
  * workload touches every few seconds stays where it is, and migrating it
  * would only slow the workload down.  Free chunks are taken anywhere.
- * Above max_mem, anything goes.  Runs in kdamond, as damon_acma_step().
+ * Above max_mem, and in a block being finished (damon_acma_may_finish()),
+ * anything goes.  Runs in kdamond, as damon_acma_step().
  */
 static bool damon_acma_may_migrate(struct damos *s, struct damon_region *r)
 {
-	if (acma.urgent[DAMON_ACMA_SCALE_DOWN])
+	if (acma.urgent[DAMON_ACMA_SCALE_DOWN] || READ_ONCE(acma.down_finish))
 		return true;
 	return !r->nr_accesses && r->age >= acma.cfg.cold_age;
 }
@@ -918,6 +922,7 @@ static void damon_acma_set_down(int i)
 	acma.down = i;
 	acma.down_owned = i >= 0 ? damon_acma_block_owned(i) : 0;
 	acma.down_moved_at = jiffies;
+	WRITE_ONCE(acma.down_finish, false);
 }
 
 /* The highest block of domain @d that scale-down may take chunks of, or -1. */
@@ -1610,7 +1615,19 @@ static void damon_acma_notify(void)
 			DAMON_ACMA_GIVEN_CHANGED, NULL);
 }
 
-/* Called after each aggregation, in kdamond: move windows, queue resizes. */
+/*
+ * A few warm pages (a shell's stack, a daemon's data) should not keep a
+ * block, and with it a rank, in use: a stuck block whose data fit in one
+ * chunk is finished, warm data and all, by one chunk's migration.  A working
+ * set is more than that and stays where it is.
+ */
+static bool damon_acma_may_finish(int i)
+{
+	return damon_contig_busy_bytes(acma.block_start[i],
+			acma.block_start[i] + acma.block_size) <=
+		PAGE_SIZE << acma.cfg.scale_order;
+}
+
 /*
  * Keep the scale-down window moving: a block of which the open window took
  * nothing for DAMON_ACMA_STUCK_MS (its data are in use and memory is under
@@ -1633,6 +1650,12 @@ static void damon_acma_follow_down(bool open)
 			acma.down_moved_at = jiffies;
 		} else if (time_after(jiffies, acma.down_moved_at +
 				msecs_to_jiffies(DAMON_ACMA_STUCK_MS))) {
+			if (!acma.down_finish &&
+			    damon_acma_may_finish(acma.down)) {
+				WRITE_ONCE(acma.down_finish, true);
+				acma.down_moved_at = jiffies;
+				return;
+			}
 			acma.deferred[acma.down] = jiffies ? jiffies : 1;
 			damon_acma_set_down(damon_acma_domain_down(
 					acma.target));
@@ -1644,6 +1667,7 @@ static void damon_acma_follow_down(bool open)
 		damon_acma_choose_down();
 }
 
+/* Called after each aggregation, in kdamond: move windows, queue resizes. */
 static void damon_acma_step(struct damon_ctx *c)
 {
 	struct damos *down = damon_acma_nth_scheme(c, DAMON_ACMA_SCALE_DOWN);
