@@ -102,8 +102,7 @@ acma_diag() {
 	echo "diag: mem_bytes $(acma mem_bytes), owned $(acma owned_bytes), removed_blocks $(acma removed_blocks), min $(acma min_mem), max $(acma max_mem)"
 	echo "diag: contig" $(cd $CONTIG && for f in skipped_* owner_refused_*; do echo "$f=$(cat $f)"; done)
 	[ -r /proc/kpageflags ] || return 0
-	bs=$(block_size)
-	npages=$((bs / 4096))
+	local npages=$(($(block_size) / 4096))
 	while read -r _ _ base size; do blocks_of $((base)) $size; done < $RANKS |
 	while read -r b; do
 		[ "$(block_state $b)" = online ] || continue

@@ -949,10 +949,11 @@ static int damon_acma_domain_down(int d)
  * whatever came in between (memory wanted for a while); else the one whose
  * blocks hold the least data (what taking them would migrate), among those
  * that can go off at all (no block of theirs is held offline or in a kernel
- * zone by somebody else), the highest on a tie (DAMON_ACMA_CHOICE_SLACK).  Its blocks are then emptied highest first, and the
- * choice holds until the domain is empty, memory is wanted or every block
- * of it was given up on (see damon_acma_step()), so that scale-down does not
- * half-empty several domains at once.  Walks the struct pages of the online
+ * zone by somebody else), the highest on a tie (DAMON_ACMA_CHOICE_SLACK).
+ * Its blocks are then emptied highest first, and the choice holds until the
+ * domain is empty, memory is wanted or every block of it was given up on
+ * (see damon_acma_follow_down()), so that scale-down does not half-empty
+ * several domains at once.  Walks the struct pages of the online
  * blocks: called only when a domain is done.  Needs acma.lock.
  */
 static void damon_acma_choose_down(void)
@@ -1631,9 +1632,11 @@ static bool damon_acma_may_finish(int i)
 /*
  * Keep the scale-down window moving: a block of which the open window took
  * nothing for DAMON_ACMA_STUCK_MS (its data are in use and memory is under
- * max_mem, or they cannot be migrated) is left alone for a while, for the
- * next block of the same domain, or of the next domain; a domain that is done
- * is followed by the next one.  Needs acma.lock.
+ * max_mem, or they cannot be migrated) is finished if its data fit in one
+ * chunk (damon_acma_may_finish()), else, or when that did not help either,
+ * left alone for a while, for the next block of the same domain, or of the
+ * next domain; a domain that is done is followed by the next one.  Needs
+ * acma.lock.
  */
 static void damon_acma_follow_down(bool open)
 {
