@@ -324,7 +324,12 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who)
 	}
 	acma_stats_update(bmc);
 	rk->state = state;
-	rk->transitions++;
+	/*
+	 * The count stops at the largest the state file holds: wrapped to 0
+	 * next to a LAST-CHANGE, the file would be refused at the next start.
+	 */
+	if (rk->transitions < UINT32_MAX)
+		rk->transitions++;
 	rk->last_change = time(NULL);
 	err = acma_state_write(bmc);
 	if (err) {
