@@ -96,7 +96,8 @@ struct acma_rank {
 /**
  * struct acma_power_stats - DRAM power statistics for DCMI
  * @start: monotonic time the statistics started
- * @last: monotonic time of the last update
+ * @last: monotonic time up to which @energy is counted: @start plus whole
+ *	milliseconds, at most 1 ms before the last update
  * @energy: energy since @start, in milliwatt-milliseconds
  * @min_mw: lowest power seen since @start
  * @max_mw: highest power seen since @start

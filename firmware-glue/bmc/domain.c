@@ -100,10 +100,9 @@ uint32_t acma_power_now(const struct acma_bmc *bmc)
 	return sum > UINT32_MAX ? UINT32_MAX : sum;
 }
 
-static uint64_t ms_between(const struct timespec *a, const struct timespec *b)
+static uint64_t ns_of(const struct timespec *t)
 {
-	return (b->tv_sec - a->tv_sec) * 1000ULL +
-	       (b->tv_nsec - a->tv_nsec) / 1000000LL;
+	return t->tv_sec * 1000000000ULL + t->tv_nsec;
 }
 
 /**
@@ -122,12 +121,23 @@ void acma_stats_update(struct acma_bmc *bmc)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!st->start.tv_sec && !st->start.tv_nsec) {
 		st->start = now;
+		st->last = now;
 		st->min_mw = now_mw;
 		st->max_mw = now_mw;
 	} else {
-		st->energy += (uint64_t)now_mw * ms_between(&st->last, &now);
+		/*
+		 * Whole milliseconds, the rest carried over to the next update:
+		 * @last moves by what was counted, not to now. Dropping the rest
+		 * at every update lost energy, and requests a fraction of a
+		 * millisecond apart pulled the average below the minimum.
+		 */
+		uint64_t ms = (ns_of(&now) - ns_of(&st->last)) / 1000000ULL;
+		uint64_t last = ns_of(&st->last) + ms * 1000000ULL;
+
+		st->energy += (uint64_t)now_mw * ms;
+		st->last.tv_sec = last / 1000000000ULL;
+		st->last.tv_nsec = last % 1000000000ULL;
 	}
-	st->last = now;
 	if (now_mw < st->min_mw)
 		st->min_mw = now_mw;
 	if (now_mw > st->max_mw)
