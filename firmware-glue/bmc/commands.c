@@ -258,6 +258,8 @@ static int defer_rsp(channel_t *chan, msg_t *msg, rsp_msg_t *rsp)
 	d->cmd = rsp->cmd;
 	memcpy(d->data, rsp->data, rsp->data_len);
 	d->len = rsp->data_len;
+	/* rounded up: a timer a fraction of a microsecond short answers early */
+	ns += 999;
 	tv.tv_sec = ns / 1000000000ULL;
 	tv.tv_usec = (ns % 1000000000ULL) / 1000;
 	if (d->bmc->sys->start_timer(d->timer, &tv)) {
