@@ -6,6 +6,7 @@
 #   make <board>_defconfig     select a board (make help lists them)
 #   make run                   build what is missing and boot the selected board
 #   make test                  unit tests, then end-to-end tests in QEMU
+#   make fuzz                  fuzz the BMC plugin for millions of requests (FUZZ_COUNT=, FUZZ_SEED=)
 #   make plot                  draw the trace of acma-trace (CSV=, PNG=) as a PNG
 #   make fleet                 boot several boards at once, monitored with Prometheus
 #   make install               the operator tools, their man pages, bash completions and
@@ -40,7 +41,7 @@ quiet = @printf '  %-8s %s\n' '$(1)' '$(2)';
 
 # Goals that work without a board configuration.
 config-goals := help deps clean distclean menuconfig savedefconfig oldconfig %_defconfig \
-	tools man install uninstall deb fleet
+	tools man install uninstall deb fleet fuzz
 ifneq ($(filter-out $(config-goals),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 need-config := 1
 endif
@@ -123,6 +124,16 @@ DT_BINDING := $(DT_BINDINGS)/memory-controllers/acma,dram-power.yaml
 BMC_PLUGIN := $(O)/host/acma-bmc.so
 BMC_SRCS := $(wildcard firmware-glue/bmc/*.c)
 BMC_HDRS := $(wildcard firmware-glue/bmc/*.h)
+# Its fuzz harness (tests/fuzz): the plugin's sources with stand-ins for what of ipmi_sim
+# they call, and Debian's libIPMIlanserv, under ASan and UBSan. make test runs it for
+# 30000 requests (a few seconds) with a fixed seed; make fuzz for FUZZ_COUNT requests
+# with FUZZ_SEED, or a new seed each time.
+BMC_FUZZ := $(O)/host/test-fuzz-bmc
+BMC_FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+BMC_FUZZ_CFLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_COUNT ?= 3000000
+FUZZ_SEED ?=
 # Operator tools (tools/<tool>/), each built with what they share (tools/lib/): the table
 # model, the sysfs, DAMON_ACMA and DRAM power readers.
 TOOLS := $(O)/host/acma-ranks $(O)/host/acmactl $(O)/host/acma-trace
@@ -154,7 +165,7 @@ GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%) $(GUEST_TOOLS:%=$(B)/bin/%)
 INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 
-.PHONY: tools man install uninstall deb
+.PHONY: tools man install uninstall deb fuzz
 .PHONY: fleet fleet-boards
 .PHONY: ipmi-sim
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards bench-boards \
@@ -170,6 +181,8 @@ help:
 	@echo '  deps                 install the Debian packages in scripts/debian-packages.txt'
 	@echo '  run                  build what is missing, boot the board, show its memory and BMC'
 	@echo '  test                 host unit tests, then end-to-end tests in QEMU'
+	@echo '  fuzz                 the BMC plugin'"'"'s fuzz harness under ASan/UBSan, host only'
+	@echo '                       (FUZZ_COUNT=$(FUZZ_COUNT) requests; FUZZ_SEED=N repeats a run)'
 	@echo '  bench                benchmarks in QEMU, figures beside their baselines'
 	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board)'
 	@echo '  ranks-bench          acma-ranks'"'"' status of 8 and of 64 ranks against private BMCs, host only'
@@ -245,6 +258,17 @@ $(BMC_PLUGIN): $(BMC_SRCS) $(BMC_HDRS) | deps-ensure
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
 	@$(HOSTCC) $(HOSTCFLAGS) -shared -fPIC -o $@ $(BMC_SRCS)
+
+$(BMC_FUZZ): $(BMC_FUZZ_SRCS) $(wildcard tests/fuzz/*.h) tests/unit/tap.h $(BMC_SRCS) $(BMC_HDRS) \
+		| deps-ensure
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCC,$@)
+	@$(HOSTCC) $(BMC_FUZZ_CFLAGS) -Ifirmware-glue/bmc -o $@ $(BMC_FUZZ_SRCS) $(BMC_SRCS) \
+		-lIPMIlanserv
+
+# FUZZ_SEED= unset: a new seed, printed first, so that each run tries other inputs.
+fuzz: $(BMC_FUZZ)
+	@FUZZ_COUNT=$(FUZZ_COUNT) $(BMC_FUZZ) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED),--random-seed)
 
 # A tool's sources are its folder's, found once its name is known.
 .SECONDEXPANSION:
@@ -401,7 +425,7 @@ fleet: fleet-boards
 bench-boards:
 	@$(call other-boards,$(BENCH_ALSO))
 
-test: all $(UNIT_TESTS) test-boards
+test: all $(UNIT_TESTS) $(BMC_FUZZ) test-boards
 	@TESTS='$(TESTS)' scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/test $(ACPI_ARGS) $(foreach tb,$(TEST_ALSO),--also '$(tb)')
 

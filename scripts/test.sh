@@ -87,8 +87,14 @@ for u in "$top"/build/host/test-*; do
 	[ -x "$u" ] || continue
 	set +e
 	"$u" > "$out/$(basename "$u").tap" 2>&1
+	rc=$?
 	set -e
 	tap_import "unit/$(basename "$u" | sed 's/^test-//')/" "$out/$(basename "$u").tap"
+	# a crash (a sanitizer's report, a signal) that no "not ok" line tells of
+	if [ $rc != 0 ] && ! grep -q '^not ok ' "$out/$(basename "$u").tap"; then
+		result fail "unit/$(basename "$u" | sed 's/^test-//')/exit" \
+			"exit $rc (output: $out/$(basename "$u").tap)"
+	fi
 done
 
 echo "# build-system tests (host)"
