@@ -70,11 +70,93 @@ else
 fi
 got=$("$tool" --sysroot "$fixtures/scaling-down/root" status --json -o +transitions |
 	jq -c '[(.ranks[7] | keys_unsorted), .ranks[7].transitions, (.schemes | length)]')
-if [ "$got" = '[["rank","dimm","blocks","online","offline","removed","state","power_mw","time_off_ms","saved_j","errors","last_error","transitions"],2,3]' ]; then
+if [ "$got" = '[["rank","dimm","blocks","online","offline","removed","state","power_mw","time_off_ms","saved_j","errors","last_error","deferred","transitions"],2,3]' ]; then
 	echo "ok: status --json -o +transitions: the default columns and transitions: $got"
 else
 	echo "FAIL: status --json -o +transitions: $got"; failed=1
 fi
+
+# deferred_blocks, on copies of scaling-down (its file: memory48 in-use 17, memory49
+# unmovable 52, both rank 4's). deferred: a fresh copy in $tmp/dfr; deferred_run ARGS...:
+# status ARGS on it, into $rc, $tmp/out and $tmp/err.
+dparams=$tmp/dfr/sys/module/damon_acma/parameters
+deferred() {
+	rm -rf "$tmp/dfr"
+	cp -a "$fixtures/scaling-down/root" "$tmp/dfr"
+}
+deferred_run() {
+	"$tool" --sysroot "$tmp/dfr" status "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+}
+# dcheck WHAT RC JQ WANT [ERR]: exit RC, jq JQ of the JSON gives WANT, stderr ERR.
+dcheck() {
+	local got
+	got=$(jq -c "$3" "$tmp/out" 2> /dev/null)
+	if [ "$rc" = "$2" ] && [ "$got" = "$4" ] && [ "$(cat "$tmp/err")" = "${5:-}" ]; then
+		ok "deferred_blocks $1: exit $rc, $got"
+	else
+		fail "deferred_blocks $1" "exit $rc, want $2; $got, want $4; stderr: $(cat "$tmp/err")"
+	fi
+}
+deferred
+rm "$dparams/deferred_blocks"
+deferred_run
+if [ $rc = 0 ] && [ ! -s "$tmp/err" ] &&
+   [ "$(sed 's/  *none$//; s/  *48:in-use:17s,49:unmovable:52s$//; s/ *DEFERRED$//' "$fixtures/scaling-down/expected.txt")" = \
+     "$(sed 's/  *none$//; s/ *DEFERRED$//' "$tmp/out")" ] &&
+   [ "$(grep -c ' none$' "$tmp/out")" = 9 ]; then
+	ok "deferred_blocks missing (an older kernel): every row none, exit 0, nothing on stderr"
+else
+	fail "deferred_blocks missing" "exit $rc, stderr: $(cat "$tmp/err"); $(cat "$tmp/out")"
+fi
+deferred_run --json
+dcheck "missing, JSON" 0 '[.ranks[].deferred]' '[[],[],[],[],[],[],[],[],[]]'
+deferred
+printf 'memory48 in-use 17\nmemory49 unmov' > "$dparams/deferred_blocks"
+deferred_run --json
+dcheck "cut short" 1 '[.ranks[].deferred]' '[null,null,null,null,null,null,null,null,null]' \
+	"acmactl: /sys/module/damon_acma/parameters/deferred_blocks: line 2: cut short (no newline): 'memory49 unmov'"
+deferred_run -o rank,deferred
+if [ $rc = 1 ] && [ "$(sed -n '/^RANK  DEFERRED$/,/^$/p' "$tmp/out" | grep -c '^ *[-0-9]*  -$')" = 9 ]; then
+	ok "deferred_blocks cut short: - in every row of the text"
+else
+	fail "deferred_blocks cut short, text" "exit $rc: $(cat "$tmp/out")"
+fi
+printf 'memory48 in-use 17\nmemory49  unmovable 52\n' > "$dparams/deferred_blocks"
+deferred_run --format=prometheus
+if [ $rc = 1 ] && ! grep -q '^acma_deferred_blocks' "$tmp/out" &&
+   grep -qx 'acma_read_failures 1' "$tmp/out" &&
+   [ "$(cat "$tmp/err")" = "acmactl: /sys/module/damon_acma/parameters/deferred_blocks: line 2: not memoryN in-use|unmovable SECONDS: 'memory49  unmovable 52'" ]; then
+	ok "deferred_blocks malformed: no acma_deferred_blocks sample, exit 1, the line said"
+else
+	fail "deferred_blocks malformed, metrics" "exit $rc, stderr: $(cat "$tmp/err")"
+fi
+# memory40 (rank 2) and memory4 (boot memory, the first row) deferred too; memory99 is
+# nowhere (removed since): said, the others shown.
+printf 'memory4 unmovable 960\nmemory40 in-use 120\nmemory48 in-use 17\nmemory49 unmovable 52\nmemory99 in-use 5\n' \
+	> "$dparams/deferred_blocks"
+deferred_run --json
+dcheck "in three rows and nowhere" 1 '[.ranks[] | [.rank, (.deferred | map("\(.block):\(.reason):\(.retry_s)") | join(","))] | select(.[1] != "")]' \
+	'[[null,"4:unmovable:960"],[2,"40:in-use:120"],[4,"48:in-use:17,49:unmovable:52"]]' \
+	"acmactl: /sys/module/damon_acma/parameters/deferred_blocks: line 5: memory99 is in no rank and not present: 'memory99 in-use 5'"
+deferred_run --format=openmetrics
+if grep -qx 'acma_deferred_blocks{reason="in-use"} 3' "$tmp/out" &&
+   grep -qx 'acma_deferred_blocks{reason="unmovable"} 2' "$tmp/out"; then
+	ok "deferred_blocks: acma_deferred_blocks counts every line by reason"
+else
+	fail "deferred_blocks metrics" "$(grep '^acma_deferred' "$tmp/out")"
+fi
+# A rank whose blocks are unknown: its DEFERRED too; its blocks present are in the first row.
+printf '44-4x\n' > "$tmp/dfr/sys/devices/system/dram_power/domain3/blocks"
+printf 'memory45 in-use 30\n' > "$dparams/deferred_blocks"
+deferred_run --json
+dcheck "of a rank whose blocks are unread" 1 '[.ranks[] | select(.rank == null or .rank == 3) | .deferred]' \
+	'[[{"block":45,"reason":"in-use","retry_s":30}],null]' \
+	"acmactl: /sys/devices/system/dram_power/domain3/blocks: not a list of memory blocks: '44-4x'"
+deferred
+: > "$dparams/deferred_blocks"
+deferred_run --json
+dcheck "empty (DAMON_ACMA off, or nothing deferred)" 0 '[.ranks[].deferred | length]' '[0,0,0,0,0,0,0,0,0]'
 
 # set: each case runs on a fresh copy of a tree, in $tmp/root.
 params=$tmp/root/sys/module/damon_acma/parameters

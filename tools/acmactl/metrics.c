@@ -43,7 +43,7 @@ struct family {
 
 enum {
 	F_ENABLED, F_MEM, F_MIN, F_MAX, F_OWNED, F_REMOVED, F_BLOCK_SIZE,
-	F_PRESSURE, F_PRESSURE_TARGET, F_PRESSURE_INTERVAL,
+	F_PRESSURE, F_PRESSURE_TARGET, F_PRESSURE_INTERVAL, F_DEFERRED,
 	F_RANK, F_RANK_STATE, F_RANK_POWER, F_RANK_ON_POWER, F_RANK_TRANSITIONS,
 	F_RANK_OFF, F_RANK_SAVED, F_RANK_ERRORS,
 	F_DRAM_POWER, F_DRAM_ALL_ON, F_DRAM_SAVED, F_FAILURES, NR_FAMILIES
@@ -78,6 +78,9 @@ static const struct family families[NR_FAMILIES] = {
 	[F_PRESSURE_INTERVAL] = { "acma_memory_pressure_interval_seconds", GAUGE, "seconds",
 		"The interval both pressures are measured over.",
 		"quota_reset_interval_ms" },
+	[F_DEFERRED] = { "acma_deferred_blocks", GAUGE, NULL,
+		"Memory blocks scale-down leaves alone for now, by reason: in-use (their data are in use and memory is under max_mem) or unmovable (their pages could not be migrated).",
+		"deferred_blocks, its lines by REASON (label reason); 0 without the file" },
 	[F_RANK] = { "acma_rank", INFO, NULL,
 		"A DRAM rank (power domain) and the DIMM that holds it.",
 		"1 per rank, labels rank and dimm (dram_power/domainN/dimm)" },
@@ -259,6 +262,23 @@ static void pressure(struct out *o, int fam, struct value us, struct value inter
 		       real(buf, sizeof(buf), (double)us.num / (interval_ms.num * 1000.0)), NULL);
 }
 
+/* The blocks deferred, by reason: a sample for each reason, 0 for none. */
+static void deferred(struct out *o, const struct acma_deferred *def)
+{
+	unsigned int n[NR_ACMA_DEFER_REASONS] = { 0 };
+	char buf[24];
+	size_t i;
+
+	if (!def->ok)
+		return;
+	for (i = 0; i < def->nr; i++)
+		n[def->blocks[i].reason]++;
+	for (i = 0; i < NR_ACMA_DEFER_REASONS; i++) {
+		snprintf(buf, sizeof(buf), "%u", n[i]);
+		sample(o, &families[F_DEFERRED], buf, "reason", acma_defer_reasons[i], NULL);
+	}
+}
+
 static struct value product(struct value a, struct value b)
 {
 	return (struct value){ a.ok && b.ok, a.num * b.num };
@@ -327,6 +347,7 @@ int metrics_print(struct sysfs *fs, bool openmetrics, FILE *f)
 	struct out o = { .f = f, .om = openmetrics };
 	struct value mem, min, max, owned, removed, target, measured, interval;
 	struct value flag = { false, 0 }, blocks;
+	struct acma_deferred def;
 	struct dram d;
 	char buf[24];
 	bool enabled;
@@ -343,8 +364,10 @@ int metrics_print(struct sysfs *fs, bool openmetrics, FILE *f)
 	acma_read_num(fs, "mem_pressure_us", &target);
 	acma_read_num(fs, "measured_pressure_us", &measured);
 	acma_read_num(fs, "quota_reset_interval_ms", &interval);
+	acma_read_deferred(fs, &def);
 	if (dram_read(fs, &d)) {
 		dram_free(&d);
+		acma_deferred_free(&def);
 		fprintf(stderr, "acmactl: out of memory\n");
 		return EXIT_FAILED;
 	}
@@ -364,6 +387,8 @@ int metrics_print(struct sysfs *fs, bool openmetrics, FILE *f)
 	pressure(&o, F_PRESSURE, measured, interval);
 	pressure(&o, F_PRESSURE_TARGET, target, interval);
 	plain(&o, F_PRESSURE_INTERVAL, interval, 3);
+	deferred(&o, &def);
+	acma_deferred_free(&def);
 	print_ranks(&o, &d);
 	if (d.has_power) {
 		plain(&o, F_DRAM_POWER, d.power_mw, 3);

@@ -9,12 +9,15 @@
  * one after the other, the JSON makes one object of them, and --help
  * explains their columns, all from the same column lists below.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acma.h"
 #include "dram.h"
 #include "exitcodes.h"
+#include "idlist.h"
 #include "status.h"
 #include "table.h"
 
@@ -108,7 +111,7 @@ static const char *const schemes[][NR_SCHEME_COLS] = {
 enum {
 	RK_RANK, RK_DIMM, RK_RANGES, RK_BLOCKS, RK_ONLINE, RK_OFFLINE, RK_REMOVED,
 	RK_STATE, RK_POWER, RK_ON_POWER, RK_TIME_OFF, RK_TRANSITIONS, RK_SAVED,
-	RK_ERRORS, RK_LAST_ERROR, NR_RANK_COLS
+	RK_ERRORS, RK_LAST_ERROR, RK_DEFERRED, NR_RANK_COLS
 };
 
 static const struct column rank_cols[NR_RANK_COLS] = {
@@ -138,6 +141,9 @@ static const struct column rank_cols[NR_RANK_COLS] = {
 	[RK_ERRORS] = { "ERRORS", "errors", CELL_NUMBER, "firmware errors seen" },
 	[RK_LAST_ERROR] = { "LAST ERROR", "last_error", CELL_TEXT,
 		"the last one, or none" },
+	[RK_DEFERRED] = { "DEFERRED", "deferred", CELL_LIST,
+		"its blocks scale-down leaves alone for now, BLOCK:REASON:RETRYs, or none",
+		.zero = "none" },
 };
 
 enum { DS_BACKEND, DS_POWER, DS_ALL_ON, DS_SAVING, DS_SAVED, NR_DRAM_SUMS };
@@ -200,6 +206,13 @@ static void fill_schemes(struct sysfs *fs, struct table *t)
 	}
 }
 
+static int cmp_block(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static struct value joules(struct value uj)
 {
 	return (struct value){ uj.ok, uj.num / UJ_PER_J };
@@ -223,6 +236,86 @@ static int fill_rank(struct table *t, size_t row, const struct dram_rank *r)
 	       set_text(table_cell(t, row, RK_BLOCKS), r->blocks) ||
 	       set_text(table_cell(t, row, RK_STATE), r->state) ||
 	       set_text(table_cell(t, row, RK_LAST_ERROR), r->last_error);
+}
+
+/*
+ * The DEFERRED cell of each row: the deferred blocks among those the row
+ * holds. Unknown when deferred_blocks could not be read, or for a rank whose
+ * blocks are unknown; a deferred block that no row holds is said.
+ */
+static int fill_deferred(struct sysfs *fs, struct table *t, const struct dram *d,
+			 const struct acma_deferred *def)
+{
+	char path[ACMA_PATH_MAX], why[64], line[64], *text = NULL, *json = NULL;
+	bool *placed, all_known = true;
+	size_t row, i, nr, tlen, jlen;
+	FILE *tf = NULL, *jf = NULL;
+	struct idlist ids;
+	int ret = -1;
+
+	if (!def->ok)
+		return 0;
+	placed = calloc(def->nr + 1, sizeof(*placed));
+	if (!placed)
+		return -1;
+	for (row = 0; row < d->nr_ranks; row++) {
+		if (!d->ranks[row].blocks || idlist_parse(d->ranks[row].blocks, &ids)) {
+			all_known = false;
+			continue;
+		}
+		tf = open_memstream(&text, &tlen);
+		jf = open_memstream(&json, &jlen);
+		if (!tf || !jf) {
+			idlist_free(&ids);
+			goto out;
+		}
+		fputc('[', jf);
+		for (i = 0, nr = 0; i < def->nr; i++) {
+			const struct acma_deferral *b = &def->blocks[i];
+
+			if (!bsearch(&b->block, ids.ids, ids.nr, sizeof(*ids.ids), cmp_block))
+				continue;
+			placed[i] = true;
+			fprintf(tf, "%s%u:%s:%us", nr ? "," : "", b->block,
+				acma_defer_reasons[b->reason], b->retry_s);
+			fprintf(jf, "%s{\"block\": %u, \"reason\": \"%s\", \"retry_s\": %u}",
+				nr ? ", " : "", b->block, acma_defer_reasons[b->reason],
+				b->retry_s);
+			nr++;
+		}
+		fputc(']', jf);
+		idlist_free(&ids);
+		if (fclose(tf) | fclose(jf)) {
+			tf = jf = NULL;
+			goto out;
+		}
+		tf = jf = NULL;
+		if (cell_set_list(table_cell(t, row, RK_DEFERRED), nr, text, json))
+			goto out;
+		free(text);
+		free(json);
+		text = json = NULL;
+	}
+	/* a block removed since deferred_blocks was read, or a kernel's mistake */
+	for (i = 0; all_known && i < def->nr; i++) {
+		if (placed[i])
+			continue;
+		snprintf(why, sizeof(why), "line %u: memory%u is in no rank and not present",
+			 def->blocks[i].line, def->blocks[i].block);
+		snprintf(line, sizeof(line), "memory%u %s %u", def->blocks[i].block,
+			 acma_defer_reasons[def->blocks[i].reason], def->blocks[i].retry_s);
+		sysfs_failed(fs, acma_path(path, "deferred_blocks"), why, line);
+	}
+	ret = 0;
+out:
+	if (tf)
+		fclose(tf);
+	if (jf)
+		fclose(jf);
+	free(text);
+	free(json);
+	free(placed);
+	return ret;
 }
 
 static int fill_dram(struct table *ranks, struct table *sums,
@@ -274,6 +367,7 @@ int status_run(struct sysfs *fs, bool json, const struct colsel *sel, FILE *f)
 	enum { T_ACMA, T_SCHEMES, T_RANKS, T_DRAM, NR_TABLES };
 	struct table *t[NR_TABLES] = { NULL };
 	struct value removed = { false, 0 };
+	struct acma_deferred def;
 	int ret = EXIT_FAILED;
 	struct dram d;
 	size_t i;
@@ -287,6 +381,7 @@ int status_run(struct sysfs *fs, bool json, const struct colsel *sel, FILE *f)
 		goto out;
 	fill_acma(fs, t[T_ACMA]);
 	fill_schemes(fs, t[T_SCHEMES]);
+	acma_read_deferred(fs, &def);
 	if (dram_read(fs, &d))
 		goto out_dram;
 	set_value(table_sum(t[T_ACMA], SUM_BLOCK_SIZE), d.block_size);
@@ -300,11 +395,13 @@ int status_run(struct sysfs *fs, bool json, const struct colsel *sel, FILE *f)
 	if (t[T_RANKS] && sel)
 		t[T_RANKS]->sel = *sel;
 	if (!t[T_RANKS] || !t[T_DRAM] || fill_dram(t[T_RANKS], t[T_DRAM], &d) ||
+	    fill_deferred(fs, t[T_RANKS], &d, &def) ||
 	    print_tables(t, NR_TABLES, json, f))
 		goto out_dram;
 	ret = fs->failures ? EXIT_PARTIAL : EXIT_DONE;
 out_dram:
 	dram_free(&d);
+	acma_deferred_free(&def);
 out:
 	for (i = 0; i < NR_TABLES; i++)
 		table_free(t[i]);
@@ -354,4 +451,11 @@ void status_help(FILE *f)
 	table_print_help(dram_sums, NR_DRAM_SUMS, f);
 	fputs("\nSAVED takes a rank's power when off as 0 mW unless it is off now (POWER is\n"
 	      "the power in the state it is in).\n", f);
+	fputs("DEFERRED lists the row's blocks that scale-down gave up on for now\n"
+	      "(deferred_blocks), comma-separated: BLOCK:REASON:RETRYs, REASON in-use (its\n"
+	      "data are in use and memory is under max_mem) or unmovable (its pages could\n"
+	      "not be migrated: pinned, or held by the kernel), RETRY the seconds until\n"
+	      "scale-down tries it again (a minute, doubled each time it gives up on the\n"
+	      "block again, up to 16 min); JSON: [{\"block\": N, \"reason\": REASON,\n"
+	      "\"retry_s\": RETRY}, ...]. none (JSON []) also on kernels without the file.\n", f);
 }

@@ -59,10 +59,14 @@ void table_free(struct table *t)
 
 	if (!t)
 		return;
-	for (i = 0; t->cells && i < t->nr_rows * t->nr_cols; i++)
+	for (i = 0; t->cells && i < t->nr_rows * t->nr_cols; i++) {
 		free(t->cells[i].text);
-	for (i = 0; t->sum_cells && i < t->nr_sums; i++)
+		free(t->cells[i].json);
+	}
+	for (i = 0; t->sum_cells && i < t->nr_sums; i++) {
 		free(t->sum_cells[i].text);
+		free(t->sum_cells[i].json);
+	}
 	free(t->cells);
 	free(t->sum_cells);
 	free(t);
@@ -119,6 +123,33 @@ int cell_set_text(struct cell *c, const char *text)
 		return -1;
 	free(c->text);
 	c->text = copy;
+	c->set = true;
+	return 0;
+}
+
+/**
+ * cell_set_list() - give a list of items to a cell (CELL_LIST)
+ * @c: the cell
+ * @nr: how many items; none shows as the column's zero text
+ * @text: the items for people, e.g. "51:unmovable:52s,53:in-use:60s"; copied
+ * @json: the items for programs, a JSON array, e.g. "[]"; copied
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int cell_set_list(struct cell *c, size_t nr, const char *text, const char *json)
+{
+	char *t = strdup(text), *j = strdup(json);
+
+	if (!t || !j) {
+		free(t);
+		free(j);
+		return -1;
+	}
+	free(c->text);
+	free(c->json);
+	c->text = t;
+	c->json = j;
+	c->num = nr;
 	c->set = true;
 	return 0;
 }
@@ -184,6 +215,7 @@ static char *cell_text(const struct column *col, const struct cell *c)
 		return strdup(col->zero);
 	switch (col->kind) {
 	case CELL_TEXT:
+	case CELL_LIST:
 		return strdup(c->text);
 	case CELL_NUMBER:
 		return asprintf(&s, "%llu", c->num) < 0 ? NULL : s;
@@ -214,7 +246,7 @@ static char *cell_text(const struct column *col, const struct cell *c)
 static bool right_aligned(const struct column *col)
 {
 	return col->kind != CELL_TEXT && col->kind != CELL_TIME &&
-	       col->kind != CELL_FLAG;
+	       col->kind != CELL_FLAG && col->kind != CELL_LIST;
 }
 
 /**
@@ -342,6 +374,9 @@ static void json_value(const struct column *col, const struct cell *c, FILE *f)
 		break;
 	case CELL_FLAG:
 		fputs(c->num ? "true" : "false", f);
+		break;
+	case CELL_LIST:
+		fputs(c->json, f);
 		break;
 	default:
 		fprintf(f, "%llu", c->num);

@@ -13,7 +13,8 @@
 
 /*
  * What a cell holds. In JSON: a string for CELL_TEXT and CELL_TIME, true or
- * false for CELL_FLAG, a number for the others.
+ * false for CELL_FLAG, the array its JSON holds for CELL_LIST, a number for
+ * the others.
  */
 enum cell_kind {
 	CELL_NUMBER,	/* unsigned number, right-aligned */
@@ -27,6 +28,7 @@ enum cell_kind {
 	CELL_MS,	/* milliseconds: "1000 ms" in text */
 	CELL_DURATION,	/* milliseconds: "27:03:04" (h:mm:ss) in text */
 	CELL_JOULES,	/* joules: "13 J", "116.64 kJ" in text */
+	CELL_LIST,	/* items (num: how many): text in text, the column's zero when none */
 };
 
 /* A column of the table, or a summary field under it. */
@@ -42,7 +44,8 @@ struct column {
 struct cell {
 	bool set;		/* false: unknown, "-" in text, null in JSON */
 	unsigned long long num;	/* every kind but CELL_TEXT */
-	char *text;		/* CELL_TEXT, owned by the table */
+	char *text;		/* CELL_TEXT and CELL_LIST, owned by the table */
+	char *json;		/* CELL_LIST: a JSON array, owned by the table */
 };
 
 /* The most columns a selection (-o) may name. */
@@ -74,6 +77,7 @@ struct cell *table_cell(struct table *t, size_t row, size_t col);
 struct cell *table_sum(struct table *t, size_t i);
 void cell_set_num(struct cell *c, unsigned long long num);
 int cell_set_text(struct cell *c, const char *text);
+int cell_set_list(struct cell *c, size_t nr, const char *text, const char *json);
 int table_print_text(const struct table *t, FILE *f);
 void table_print_json(const struct table *t, FILE *f);
 void table_print_json_all(const struct table *const *tables, size_t nr_tables,
