@@ -184,6 +184,7 @@ DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_scale_up_stat,
  */
 #define DAMON_ACMA_STUCK_MS	10000
 #define DAMON_ACMA_DEFER_MS	60000
+#define DAMON_ACMA_DEFER_MAX	4	/* at most 2^4 times DEFER_MS */
 
 enum damon_acma_scheme_idx {
 	DAMON_ACMA_RECLAIM,
@@ -240,6 +241,26 @@ struct damon_acma_cfg {
 };
 
 /**
+ * struct damon_acma_deferral - Why and until when scale-down leaves a block
+ * alone.
+ * @at:		When scale-down last gave up on the block (jiffies), or 0.
+ * @times:	How often in a row it gave up on the block without taking
+ *		anything of it in between: the wait, %DAMON_ACMA_DEFER_MS,
+ *		doubles each time, up to %DAMON_ACMA_DEFER_MAX times.
+ * @unmovable:	Its data could not be migrated (pinned pages, pages the
+ *		kernel holds), rather than being in use while memory is under
+ *		max_mem.
+ * @tried_finish: Scale-down gave up on it while finishing it
+ *		(damon_acma_may_finish()).
+ */
+struct damon_acma_deferral {
+	unsigned long at;
+	u8 times;
+	bool unmovable;
+	bool tried_finish;
+};
+
+/**
  * struct damon_acma - The state of DAMON_ACMA.
  * @ctx:		The DAMON context.
  * @cfg:		The configuration in force.
@@ -250,8 +271,7 @@ struct damon_acma_cfg {
  * @block_domain:	Power domain of each block, 0 to @nr_domains - 1: the
  *			platform's domains, and a domain of its own for each
  *			block that is in none.
- * @deferred:		When scale-down last gave up on each block (jiffies),
- *			or 0.
+ * @deferred:		Why and until when scale-down leaves each block alone.
  * @domain_cost:	Scratch space for damon_acma_choose_down(), two per
  *			domain.
  * @nr_blocks:		Number of scalable memory blocks.
@@ -267,8 +287,11 @@ struct damon_acma_cfg {
  *			or last found its window closed (jiffies).
  * @chosen_at:		When damon_acma_choose_down() last ran (jiffies).
  * @chose_none:		It found no block to take chunks of.
+ * @down_unmovable:	A chunk of the window block could not be taken: its
+ *			pages could not be isolated or migrated.
  * @down_finish:	Warm data may move out of the window block: it was
- *			stuck, and what it holds fits in one chunk.
+ *			stuck, it is the last block that keeps its domain
+ *			on, and what it holds fits in one chunk.
  * @up:			Index of the scale-up window block, or -1.
  * @psi_last:		``some`` memory PSI total at the last check, in us.
  * @psi_at:		When @psi_last was read.
@@ -303,7 +326,7 @@ struct damon_acma {
 	phys_addr_t *block_start;
 	struct page **memmap_held;
 	int *block_domain;
-	unsigned long *deferred;
+	struct damon_acma_deferral *deferred;
 	unsigned long *domain_cost;
 	int nr_blocks;
 	int nr_domains;
@@ -316,6 +339,7 @@ struct damon_acma {
 	unsigned long down_moved_at;
 	unsigned long chosen_at;
 	bool chose_none;
+	bool down_unmovable;
 	bool down_finish;
 	int up;
 	u64 psi_last;
@@ -701,10 +725,22 @@ static bool damon_acma_may_migrate(struct damos *s, struct damon_region *r)
 	return !r->nr_accesses && r->age >= acma.cfg.cold_age;
 }
 
+/*
+ * Scale-down takes chunks of its window block only: a chunk whose pages
+ * could not be isolated or migrated tells why the block may get stuck.
+ */
+static void damon_acma_chunk_failed(struct damos *s, unsigned long pfn,
+		unsigned int order, int err)
+{
+	if (err == -EBUSY)
+		WRITE_ONCE(acma.down_unmovable, true);
+}
+
 static struct damos_contig_owner damon_acma_owner = {
 	.alloc = damon_acma_take_chunk,
 	.free = damon_acma_give_chunk,
 	.migrate = damon_acma_may_migrate,
+	.failed = damon_acma_chunk_failed,
 };
 
 /* Memory blocks */
@@ -844,7 +880,8 @@ static int damon_acma_scan_blocks(void)
 	struct damon_acma_scan scan = {};
 	phys_addr_t end = PFN_PHYS(max_pfn) + memory_block_size_bytes();
 	enum damon_acma_block_state *blocks;
-	unsigned long *deferred, *cost;
+	struct damon_acma_deferral *deferred;
+	unsigned long *cost;
 	phys_addr_t *starts;
 	struct page **held;
 	int *domain;
@@ -904,17 +941,63 @@ static unsigned long damon_acma_block_owned(int i)
 			acma.block_start[i] + acma.block_size);
 }
 
-/* May scale-down take chunks of block @i, as it is now? */
+/* Until when scale-down leaves block @i alone (jiffies), if it is deferred. */
+static unsigned long damon_acma_deferred_until(int i)
+{
+	const struct damon_acma_deferral *d = &acma.deferred[i];
+
+	return d->at + (msecs_to_jiffies(DAMON_ACMA_DEFER_MS) <<
+			min_t(int, max_t(int, d->times, 1) - 1,
+			      DAMON_ACMA_DEFER_MAX));
+}
+
+/* Is block @i left alone by scale-down now? */
+static bool damon_acma_deferred(int i)
+{
+	return acma.deferred[i].at &&
+		time_before(jiffies, damon_acma_deferred_until(i));
+}
+
+/*
+ * A few warm pages (a shell's stack, a daemon's data) should not keep a
+ * rank on: the last block that keeps its domain on is finished, warm data
+ * and all, if its data fit in one chunk.  Moving warm data pays only when a
+ * rank goes off: a block that shares its domain with other blocks still in
+ * the system waits for them (it is deferred, and taken up again once it is
+ * the last one), and a working set is more than one chunk and stays where it
+ * is.  Needs acma.lock.
+ */
+static bool damon_acma_may_finish(int i)
+{
+	int j;
+
+	for (j = 0; j < acma.nr_blocks; j++)
+		if (j != i && acma.block_domain[j] == acma.block_domain[i] &&
+		    acma.blocks[j] != DAMON_ACMA_BLOCK_REMOVING &&
+		    acma.blocks[j] != DAMON_ACMA_BLOCK_REMOVED)
+			return false;
+	return damon_contig_busy_bytes(acma.block_start[i],
+			acma.block_start[i] + acma.block_size) <=
+		PAGE_SIZE << acma.cfg.scale_order;
+}
+
+/*
+ * May scale-down take chunks of block @i, as it is now?  A deferred block
+ * may be taken up again early, to be finished, once it is the last one of its
+ * domain and finishing it was not tried yet.
+ */
 static bool damon_acma_down_ok(int i, bool deferred_too)
 {
 	return acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
 		damon_acma_block_owned(i) < acma.block_size &&
-		(deferred_too || !acma.deferred[i] ||
-		 time_after(jiffies, acma.deferred[i] +
-			 msecs_to_jiffies(DAMON_ACMA_DEFER_MS)));
+		(deferred_too || !damon_acma_deferred(i) ||
+		 (!acma.deferred[i].tried_finish && damon_acma_may_finish(i)));
 }
 
-/* Point the scale-down window at block @i (-1: none). */
+/*
+ * Point the scale-down window at block @i (-1: none).  A block that is still
+ * deferred is the window only to be finished (damon_acma_down_ok()).
+ */
 static void damon_acma_set_down(int i)
 {
 	if (i == acma.down)
@@ -922,7 +1005,8 @@ static void damon_acma_set_down(int i)
 	acma.down = i;
 	acma.down_owned = i >= 0 ? damon_acma_block_owned(i) : 0;
 	acma.down_moved_at = jiffies;
-	WRITE_ONCE(acma.down_finish, false);
+	WRITE_ONCE(acma.down_unmovable, false);
+	WRITE_ONCE(acma.down_finish, i >= 0 && damon_acma_deferred(i));
 }
 
 /* The highest block of domain @d that scale-down may take chunks of, or -1. */
@@ -1616,27 +1700,28 @@ static void damon_acma_notify(void)
 			DAMON_ACMA_GIVEN_CHANGED, NULL);
 }
 
-/*
- * A few warm pages (a shell's stack, a daemon's data) should not keep a
- * block, and with it a rank, in use: a stuck block whose data fit in one
- * chunk is finished, warm data and all, by one chunk's migration.  A working
- * set is more than that and stays where it is.
- */
-static bool damon_acma_may_finish(int i)
+/* Leave the scale-down window block @i alone for a while.  Needs acma.lock. */
+static void damon_acma_defer(int i)
 {
-	return damon_contig_busy_bytes(acma.block_start[i],
-			acma.block_start[i] + acma.block_size) <=
-		PAGE_SIZE << acma.cfg.scale_order;
+	struct damon_acma_deferral *d = &acma.deferred[i];
+
+	d->at = jiffies ? jiffies : 1;
+	if (d->times <= DAMON_ACMA_DEFER_MAX)
+		d->times++;
+	d->unmovable = READ_ONCE(acma.down_unmovable);
+	d->tried_finish = READ_ONCE(acma.down_finish);
 }
 
 /*
  * Keep the scale-down window moving: a block of which the open window took
  * nothing for DAMON_ACMA_STUCK_MS (its data are in use and memory is under
- * max_mem, or they cannot be migrated) is finished if its data fit in one
- * chunk (damon_acma_may_finish()), else, or when that did not help either,
- * left alone for a while, for the next block of the same domain, or of the
- * next domain; a domain that is done is followed by the next one.  Needs
- * acma.lock.
+ * max_mem, or they cannot be migrated) is finished if it is the last one
+ * that keeps its domain on and its data fit in one chunk
+ * (damon_acma_may_finish()), else, or when that did not help either,
+ * left alone for a while (damon_acma_defer()), for the next block of the
+ * same domain, or of the next domain; a domain that is done is followed by
+ * the next one.  A deferred block that becomes the last of its domain is
+ * taken up again to be finished (damon_acma_down_ok()).  Needs acma.lock.
  */
 static void damon_acma_follow_down(bool open)
 {
@@ -1651,6 +1736,8 @@ static void damon_acma_follow_down(bool open)
 		if (owned != acma.down_owned) {
 			acma.down_owned = owned;
 			acma.down_moved_at = jiffies;
+			/* it moves: no longer deferred, the back-off starts over */
+			acma.deferred[acma.down] = (struct damon_acma_deferral){};
 		} else if (time_after(jiffies, acma.down_moved_at +
 				msecs_to_jiffies(DAMON_ACMA_STUCK_MS))) {
 			if (!acma.down_finish &&
@@ -1659,7 +1746,7 @@ static void damon_acma_follow_down(bool open)
 				acma.down_moved_at = jiffies;
 				return;
 			}
-			acma.deferred[acma.down] = jiffies ? jiffies : 1;
+			damon_acma_defer(acma.down);
 			damon_acma_set_down(damon_acma_domain_down(
 					acma.target));
 		}
@@ -2263,6 +2350,49 @@ static const struct kernel_param_ops removed_blocks_param_ops = {
 };
 /* Memory blocks DAMON_ACMA removed and not added back (yet). */
 module_param_cb(removed_blocks, &removed_blocks_param_ops, NULL, 0400);
+
+/*
+ * One line per block scale-down leaves alone for now: "memoryN in-use S" (its
+ * data are in use and memory is under max_mem) or "memoryN unmovable S" (its
+ * data could not be migrated: pinned pages, pages the kernel holds), S the
+ * seconds until scale-down tries the block again.
+ */
+static int damon_acma_deferred_blocks_load(char *buffer,
+		const struct kernel_param *kp)
+{
+	char line[48];
+	int i, n, len = 0;
+	unsigned int secs;
+
+	mutex_lock(&acma.lock);
+	for (i = 0; acma.scaling && i < acma.nr_blocks; i++) {
+		if (acma.blocks[i] != DAMON_ACMA_BLOCK_ONLINE ||
+		    !damon_acma_deferred(i))
+			continue;
+		secs = DIV_ROUND_UP(jiffies_to_msecs(
+				damon_acma_deferred_until(i) - jiffies),
+				MSEC_PER_SEC);
+		n = scnprintf(line, sizeof(line), "memory%lu %s %u\n",
+				PHYS_PFN(acma.block_start[i]) /
+				PHYS_PFN(acma.block_size),
+				acma.deferred[i].unmovable ? "unmovable" :
+				"in-use", secs);
+		/* whole lines only: the first PAGE_SIZE bytes' worth */
+		if (len + n >= PAGE_SIZE)
+			break;
+		memcpy(buffer + len, line, n + 1);
+		len += n;
+	}
+	mutex_unlock(&acma.lock);
+	return len;
+}
+
+static const struct kernel_param_ops deferred_blocks_param_ops = {
+	.set = damon_acma_ro_store,
+	.get = damon_acma_deferred_blocks_load,
+};
+/* Blocks scale-down leaves alone for now, why, and for how long. */
+module_param_cb(deferred_blocks, &deferred_blocks_param_ops, NULL, 0400);
 
 static int damon_acma_pressure_load(char *buffer,
 		const struct kernel_param *kp)

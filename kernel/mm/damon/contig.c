@@ -544,6 +544,8 @@ static int damon_contig_take(unsigned long pfn, struct damos *s,
 	if (err) {
 		damon_contig_count(err == -ENOMEM ? DAMON_CONTIG_NOMEM :
 				DAMON_CONTIG_BUSY);
+		if (s->owner && s->owner->failed)
+			s->owner->failed(s, pfn, order, err);
 		return err;
 	}
 	damon_contig_stall(pfn);

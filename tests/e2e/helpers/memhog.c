@@ -13,10 +13,15 @@
  * "moved N", the number of pages that are no longer at the page frame they
  * were at when "ready" was printed; "warm" starts a child that reads every
  * page over and over (a workload's working set: DAMON sees it accessed in
- * every aggregation interval), "cool" stops it; each prints "end" when done;
- * "exit" ends it.  Without "warm" the memory is touched only by the checks,
+ * every aggregation interval), "cool" stops it; "pin" pins one page in
+ * each memory block the pages sit in, by vmsplice() into a pipe that nobody
+ * reads (the page cannot be migrated while the pipe holds it), and prints
+ * "pinned memoryN" per block; "unpin" reads the pages back out of the pipe,
+ * compares them with what the program wrote, and prints "unpin ok N" or
+ * "unpin FAIL ..."; each prints "end" when done; "exit" ends it.  Without "warm" the memory is touched only by the checks,
  * so DAMON sees it as cold between them.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -25,6 +30,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -193,6 +199,88 @@ static void cool(pid_t *pid)
 	*pid = 0;
 }
 
+/* The pinned pages: one per block, in a pipe nobody reads until "unpin". */
+static int pin_pipe[2] = { -1, -1 };
+static size_t pinned[4096];
+static size_t nr_pinned;
+
+static void pin(size_t pages)
+{
+	unsigned long per_block = block_pages();
+	static unsigned char seen[4096];
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0 || pin_pipe[0] >= 0 || pipe(pin_pipe)) {
+		printf("pin FAIL %s\n", fd < 0 ? strerror(errno) :
+		       "already pinned, or no pipe");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	memset(seen, 0, sizeof(seen));
+	for (size_t p = 0; p < pages; p++) {
+		uint64_t pfn = pfn_of(fd, p), b = pfn / per_block;
+
+		if (pfn && b < 4096 && !seen[b]) {
+			seen[b] = 1;
+			pinned[nr_pinned++] = p;
+		}
+	}
+	close(fd);
+	/* one pipe slot per page: a pipe holds 16 by default */
+	if (nr_pinned > 16 &&
+	    fcntl(pin_pipe[1], F_SETPIPE_SZ, (int)(nr_pinned * PAGE)) < 0) {
+		printf("pin FAIL F_SETPIPE_SZ: %s\n", strerror(errno));
+		return;
+	}
+	for (size_t i = 0; i < nr_pinned; i++) {
+		struct iovec iov = { page_at(pinned[i]), PAGE };
+		uint64_t pfn;
+
+		if (vmsplice(pin_pipe[1], &iov, 1, 0) != PAGE) {
+			printf("pin FAIL vmsplice: %s\n", strerror(errno));
+			return;
+		}
+		fd = open("/proc/self/pagemap", O_RDONLY);
+		pfn = fd < 0 ? 0 : pfn_of(fd, pinned[i]);
+		if (fd >= 0)
+			close(fd);
+		printf("pinned memory%llu\n",
+		       (unsigned long long)(pfn / per_block));
+	}
+}
+
+static void unpin(void)
+{
+	static uint64_t buf[PAGE / 8];
+	size_t bad = 0;
+
+	if (pin_pipe[0] < 0) {
+		printf("unpin FAIL nothing pinned\n");
+		return;
+	}
+	for (size_t i = 0; i < nr_pinned; i++) {
+		if (read(pin_pipe[0], buf, PAGE) != PAGE) {
+			printf("unpin FAIL read: %s\n", strerror(errno));
+			return;
+		}
+		for (size_t w = 0; w < PAGE / 8; w++)
+			if (buf[w] != pattern(pinned[i], w)) {
+				bad++;
+				break;
+			}
+	}
+	close(pin_pipe[0]);
+	close(pin_pipe[1]);
+	pin_pipe[0] = pin_pipe[1] = -1;
+	if (bad)
+		printf("unpin FAIL %zu of %zu pinned pages corrupt\n", bad,
+		       nr_pinned);
+	else
+		printf("unpin ok %zu\n", nr_pinned);
+	nr_pinned = 0;
+}
+
 int main(int argc, char **argv)
 {
 	char line[64];
@@ -243,6 +331,14 @@ int main(int argc, char **argv)
 			cool(&toucher);
 			toucher = warm(pages);
 			printf(toucher > 0 ? "warm\n" : "warm FAIL\n");
+			printf("end\n");
+		}
+		if (!strncmp(line, "pin", 3)) {
+			pin(pages);
+			printf("end\n");
+		}
+		if (!strncmp(line, "unpin", 5)) {
+			unpin();
 			printf("end\n");
 		}
 		if (!strncmp(line, "cool", 4)) {
