@@ -9,8 +9,8 @@
 #   make fuzz                  fuzz the BMC plugin for millions of requests (FUZZ_COUNT=, FUZZ_SEED=)
 #   make plot                  draw the trace of acma-trace (CSV=, PNG=) as a PNG
 #   make fleet                 boot several boards at once, monitored with Prometheus
-#   make install               the operator tools, their man pages, bash completions and
-#                              systemd units (PREFIX=/usr/local, DESTDIR=)
+#   make install               the operator tools, their man pages, bash completions,
+#                              systemd units and JSON schemas (PREFIX=/usr/local, DESTDIR=)
 #
 # With no .config the default board is selected. Build output goes to build/.
 
@@ -144,7 +144,8 @@ MANPAGES := $(patsubst tools/man/%.scd,$(O)/host/man/%,$(wildcard tools/man/*.sc
 
 # make install: where the tools go. acmactl changes the system's memory: sbin,
 # section 8; the others bin, section 1. Units in PREFIX/lib/systemd/system, which
-# systemd reads for /usr/local too.
+# systemd reads for /usr/local too. The JSON schemas of the tools' --json output
+# (tools/schemas/) in PREFIX/share/acma/schemas.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
@@ -152,6 +153,8 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+SCHEMADIR ?= $(PREFIX)/share/acma/schemas
+SCHEMAS := $(wildcard tools/schemas/*.schema.json)
 UNITS := $(patsubst %.in,%,$(notdir $(wildcard tools/systemd/*.service.in tools/systemd/*.timer)))
 
 # Programs that run inside the guest: static, for the board's architecture.
@@ -192,8 +195,8 @@ help:
 	@echo '  fleet                boards at once, each with its BMC and node_exporter, watched by'
 	@echo '                       Prometheus and the IPMI exporter: the day on each, fleet totals'
 	@echo '                       (PromQL), checks, a timeline PNG (FLEET='"'"'$(FLEET)'"'"')'
-	@echo '  install              the operator tools, man pages, bash completions, systemd units'
-	@echo '                       (PREFIX=/usr/local DESTDIR=); uninstall removes them'
+	@echo '  install              the operator tools, man pages, bash completions, systemd units,'
+	@echo '                       JSON schemas (PREFIX=/usr/local DESTDIR=); uninstall removes them'
 	@echo '  tools                the operator tools and their man pages, build/host/ (no board needed)'
 	@echo '  deb                  a Debian package of the tools, build/deb/acma-tools_VERSION_ARCH.deb'
 	@echo
@@ -293,7 +296,7 @@ $(O)/host/man/%: tools/man/%.scd | deps-ensure
 install: $(TOOLS) $(MANPAGES)
 	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))
 	@install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(UNITDIR) \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(SCHEMADIR)
 	@install -m 755 $(O)/host/acma-ranks $(O)/host/acma-trace $(DESTDIR)$(BINDIR)/
 	@install -m 755 $(O)/host/acmactl $(DESTDIR)$(SBINDIR)/
 	@for m in $(MANPAGES); do install -m 644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/ || exit 1; done
@@ -302,6 +305,7 @@ install: $(TOOLS) $(MANPAGES)
 		> $(DESTDIR)$(UNITDIR)/prometheus-node-exporter-acma.service
 	@chmod 644 $(DESTDIR)$(UNITDIR)/prometheus-node-exporter-acma.service
 	@install -m 644 tools/systemd/prometheus-node-exporter-acma.timer $(DESTDIR)$(UNITDIR)/
+	@install -m 644 $(SCHEMAS) $(DESTDIR)$(SCHEMADIR)/
 
 # A Debian binary package of the tools, build/deb/acma-tools_VERSION_ARCH.deb.
 deb: | deps-ensure
@@ -312,7 +316,10 @@ uninstall:
 		$(patsubst $(O)/host/man/%,$(DESTDIR)$(MANDIR)/man1/%,$(filter %.1,$(MANPAGES))) \
 		$(patsubst $(O)/host/man/%,$(DESTDIR)$(MANDIR)/man8/%,$(filter %.8,$(MANPAGES))) \
 		$(DESTDIR)$(BASHCOMPDIR)/acmactl $(DESTDIR)$(BASHCOMPDIR)/acma-ranks \
-		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
+		$(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS)) \
+		$(patsubst tools/schemas/%,$(DESTDIR)$(SCHEMADIR)/%,$(SCHEMAS))
+	@for d in $(DESTDIR)$(SCHEMADIR) $(DESTDIR)$(patsubst %/,%,$(dir $(SCHEMADIR))); do \
+		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d || exit 1; done
 
 board-check: $(BOARDGEN)
 	@$(BOARDGEN) check $(BOARD_FILE)

@@ -5,7 +5,9 @@
 # and the exit code are byte for byte the expected ones. Also: --help explains every
 # column, option and exit code; -o picks and orders the columns of the text and the
 # JSON; usage errors exit 2 (a bad -C, -o, two passwords, -E without IPMI_PASSWORD, a
-# password file that cannot be read).
+# password file that cannot be read). Every JSON, expected and printed, with -o too, is
+# valid against tools/schemas/acma-ranks.schema.json, whose members are the JSON's, in
+# its order; a JSON with a wrong type, an unknown or a missing member is not.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup acma-ranks
@@ -18,6 +20,8 @@ golden() {
 	golden_check "$1 $2" "$dir" "$3" $?
 }
 
+schema=acma-ranks.schema.json
+validated=0
 for dir in "$fixtures"/*/; do
 	scenario=$(basename "$dir")
 	golden "$scenario" text expected.txt
@@ -26,7 +30,33 @@ for dir in "$fixtures"/*/; do
 		echo "FAIL: $scenario: expected.json is not valid JSON"
 		failed=1
 	fi
+	# the failures that print no JSON (unreachable, login refused) have none to check
+	if [ -s "$dir/expected.json" ] || [ -s "$tmp/out" ]; then
+		cp "$tmp/out" "$tmp/$scenario.json"
+		schema_check "$scenario json: expected.json and the output" $schema \
+			"$fixtures/$scenario/expected.json" "$tmp/$scenario.json"
+		validated=$((validated + 1))
+	fi
 done
+[ $validated -ge 4 ] || fail "schema" "only $validated scenarios print JSON to check"
+
+# The schema's members are those of the JSON, in its order.
+want=$(jq -c '[(.properties | keys_unsorted), (.["$defs"].rank.properties | keys_unsorted)]' \
+	"$top/tools/schemas/$schema")
+got=$(jq -c '[keys_unsorted, (.ranks[0] | keys_unsorted)]' "$fixtures/all-on/expected.json")
+if [ "$want" = "$got" ]; then
+	ok "tools/schemas/$schema: the members of the JSON, in its order: $got"
+else
+	fail "tools/schemas/$schema" "members $want, the JSON's $got"
+fi
+
+# Negative checks: the schema does reject what the tool must not print.
+f=$fixtures/all-on/expected.json
+schema_rejects "a string for a number" $schema "$f" '.ranks[0].power_mw = "1350"' '$.ranks[0].power_mw'
+schema_rejects "an unknown member of a rank" $schema "$f" '.ranks[1].voltage_mv = 1200' '$.ranks[1]'
+schema_rejects "an unknown member" $schema "$f" '.dram_power_mw = 11000' '$'
+schema_rejects "a missing member" $schema "$f" 'del(.saving_mw)' '$'
+schema_rejects "a time not ISO 8601 UTC" $schema "$f" '.ranks[2].since = "2026-12-05 08:00:40"' '$.ranks[2].since'
 
 # shellcheck disable=SC2046
 help_explains $(head -n 1 "$fixtures/all-on/expected.txt") 'DRAM power now' 'All ranks on' \
@@ -46,12 +76,14 @@ else
 	echo "FAIL: -o state,RANK,power: exit $rc"; diff <(echo "$want") "$tmp/out"; failed=1
 fi
 # shellcheck disable=SC2046
-got=$("$tool" $(cat "$dir/args") --replay "$dir" --json -o rank,power | jq -c '[.ranks[0], .ranks[2], .saving_mw]')
+"$tool" $(cat "$dir/args") --replay "$dir" --json -o rank,power > "$tmp/out"
+got=$(jq -c '[.ranks[0], .ranks[2], .saving_mw]' "$tmp/out")
 if [ "$got" = '[{"rank":0,"power_mw":1350},{"rank":2,"power_mw":0},2700]' ]; then
 	echo "ok: --json -o rank,power: $got"
 else
 	echo "FAIL: --json -o rank,power: $got"; failed=1
 fi
+schema_check "--json -o rank,power" $schema "$tmp/out"
 if [ "$("$tool" --list-columns)" = RANK,DIMM,RANGES,STATE,SINCE,POWER ]; then
 	echo "ok: --list-columns: $("$tool" --list-columns)"
 else

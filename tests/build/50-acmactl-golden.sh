@@ -7,7 +7,10 @@
 # commits, when DAMON_ACMA is off, when the commit or a write fails, when a value is
 # refused before anything is written. Also: --help explains every line, column and
 # exit code, -o picks and orders the ranks table's columns (text and JSON), usage
-# errors exit 2, a kernel without DAMON_ACMA exits 4.
+# errors exit 2, a kernel without DAMON_ACMA exits 4. Every JSON, expected and printed,
+# with -o and deferred blocks too, is valid against tools/schemas/acmactl-status.schema.json,
+# whose members are the JSON's, in its order; a JSON with a wrong type, an unknown
+# member or an unknown reason is not.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup acmactl
@@ -23,10 +26,14 @@ members() {
 	jq -c '[keys_unsorted, (.schemes[0] | keys_unsorted), (.ranks[0] | keys_unsorted)]' "$1"
 }
 
+schema=acmactl-status.schema.json
 for dir in "$fixtures"/*/; do
 	tree=$(basename "$dir")
 	golden "$tree" text expected.txt
 	golden "$tree" json expected.json --json
+	cp "$tmp/out" "$tmp/$tree.json"
+	schema_check "status $tree json: expected.json and the output" $schema \
+		"$fixtures/$tree/expected.json" "$tmp/$tree.json"
 	if ! jq -e . "$dir/expected.json" > /dev/null; then
 		echo "FAIL: $tree: expected.json is not valid JSON"
 		failed=1
@@ -36,6 +43,23 @@ for dir in "$fixtures"/*/; do
 	fi
 done
 echo "ok: every expected.json is valid JSON with the same members"
+want=$(jq -c '[(.properties | keys_unsorted), (.["$defs"].scheme.properties | keys_unsorted),
+	(.["$defs"].rank.properties | keys_unsorted)]' "$top/tools/schemas/$schema")
+if [ "$want" = "$(members "$fixtures/scaling-down/expected.json")" ]; then
+	ok "tools/schemas/$schema: the members of the JSON, in its order"
+else
+	fail "tools/schemas/$schema" "members $want, the JSON's $(members "$fixtures/scaling-down/expected.json")"
+fi
+
+# Negative checks: the schema does reject what the tool must not print.
+f=$fixtures/scaling-down/expected.json
+schema_rejects "a string for a number" $schema "$f" '.ranks[1].power_mw = "1350"' '$.ranks[1].power_mw'
+schema_rejects "an unknown member of a rank" $schema "$f" '.ranks[2].voltage_mv = 1200' '$.ranks[2]'
+schema_rejects "an unknown member" $schema "$f" '.balloon_bytes = 0' '$'
+schema_rejects "an unknown power state" $schema "$f" '.ranks[5].state = "sleeping"' '$.ranks[5].state'
+schema_rejects "an unknown reason to defer" $schema "$f" '.ranks[5].deferred[0].reason = "pinned"' \
+	'$.ranks[5].deferred[0].reason'
+schema_rejects "the schemes out of order" $schema "$f" '.schemes |= reverse' '$.schemes[0].scheme'
 
 # --help: the status's summary lines ("Label: value") and column headers (two blanks
 # apart at least), set's keys, the options and the exit codes.
@@ -68,8 +92,9 @@ if [ $rc = 0 ] && [ "$(ranks_table "$tmp/out")" = "$want" ] && [ "$rest_got" = "
 else
 	echo "FAIL: status -o state,Rank,TIME-OFF: exit $rc"; cat "$tmp/out"; failed=1
 fi
-got=$("$tool" --sysroot "$fixtures/scaling-down/root" status --json -o +transitions |
-	jq -c '[(.ranks[7] | keys_unsorted), .ranks[7].transitions, (.schemes | length)]')
+"$tool" --sysroot "$fixtures/scaling-down/root" status --json -o +transitions > "$tmp/out"
+schema_check "status --json -o +transitions" $schema "$tmp/out"
+got=$(jq -c '[(.ranks[7] | keys_unsorted), .ranks[7].transitions, (.schemes | length)]' "$tmp/out")
 if [ "$got" = '[["rank","dimm","blocks","online","offline","removed","state","power_mw","time_off_ms","saved_j","errors","last_error","deferred","transitions"],2,3]' ]; then
 	echo "ok: status --json -o +transitions: the default columns and transitions: $got"
 else
@@ -97,6 +122,7 @@ dcheck() {
 	else
 		fail "deferred_blocks $1" "exit $rc, want $2; $got, want $4; stderr: $(cat "$tmp/err")"
 	fi
+	schema_check "deferred_blocks $1: the JSON" $schema "$tmp/out"
 }
 deferred
 rm "$dparams/deferred_blocks"

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make install DESTDIR=$(mktemp -d): the tree it installs is exactly the tools, their
-# man pages, bash completions and systemd units, with their modes; the installed tools
-# run; each man page renders with man -l without a warning, is found by name and
+# man pages, bash completions, systemd units and JSON schemas, with their modes; the
+# installed tools run, and their JSON is valid against the installed schemas; each man page renders with man -l without a warning, is found by name and
 # section, and its EXIT STATUS lists the codes --help lists; the completion functions
 # complete commands, options, formats and columns; the units pass systemd-analyze
 # verify (no line printed) with the installed acmactl's path; PREFIX=/usr moves
-# everything and the unit's path; make uninstall leaves no file behind.
+# everything and the unit's path; make uninstall leaves no file behind, nor the schemas'
+# directory.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup acmactl
@@ -29,6 +30,8 @@ fi
 if diff -u - "$tmp/tree" > "$tmp/diff" <<'EOF'
 644 ./usr/local/lib/systemd/system/prometheus-node-exporter-acma.service
 644 ./usr/local/lib/systemd/system/prometheus-node-exporter-acma.timer
+644 ./usr/local/share/acma/schemas/acma-ranks.schema.json
+644 ./usr/local/share/acma/schemas/acmactl-status.schema.json
 644 ./usr/local/share/bash-completion/completions/acma-ranks
 644 ./usr/local/share/bash-completion/completions/acmactl
 644 ./usr/local/share/man/man1/acma-ranks.1
@@ -47,6 +50,20 @@ fi
 # The installed tools are the tools.
 "$dest/usr/local/sbin/acmactl" --sysroot "$fixtures/scaling-down/root" status > "$tmp/out" 2> "$tmp/err"
 golden_check "installed acmactl status" "$fixtures/scaling-down" expected.txt $?
+# The installed schemas are the tools' (tests/build/30 and 50 check every JSON against them).
+"$dest/usr/local/sbin/acmactl" --sysroot "$fixtures/scaling-down/root" status --json > "$tmp/out.json"
+# shellcheck disable=SC2046
+"$dest/usr/local/bin/acma-ranks" $(cat "$top/tests/tools/acma-ranks/ranks-off/args") \
+	--replay "$top/tests/tools/acma-ranks/ranks-off" --json > "$tmp/ranks.json"
+for s in acmactl-status:out acma-ranks:ranks; do
+	if "$top/scripts/json-validate.py" "$dest/usr/local/share/acma/schemas/${s%:*}.schema.json" \
+		"$tmp/${s#*:}.json" > "$tmp/schema.out" 2>&1 &&
+	   cmp -s "$top/tools/schemas/${s%:*}.schema.json" "$dest/usr/local/share/acma/schemas/${s%:*}.schema.json"; then
+		ok "installed ${s%:*}.schema.json: tools/schemas' one, the installed tool's JSON valid against it"
+	else
+		fail "installed ${s%:*}.schema.json" "$(cat "$tmp/schema.out")"
+	fi
+done
 for t in bin/acma-ranks bin/acma-trace; do
 	if "$dest/usr/local/$t" --help > /dev/null; then
 		ok "installed $t --help: exit 0"
@@ -160,9 +177,9 @@ fi
 
 # make uninstall
 make -C "$top" --no-print-directory -s uninstall DESTDIR="$dest" > "$tmp/make.log" 2>&1
-left=$(find "$dest" ! -type d)
+left=$(find "$dest" ! -type d -o -path '*/share/acma')
 if [ -z "$left" ]; then
-	ok "make uninstall: no file left"
+	ok "make uninstall: no file left, nor share/acma"
 else
 	fail "make uninstall" "left $left"
 fi

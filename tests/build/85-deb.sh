@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make deb: dpkg-deb --contents lists exactly the tools, man pages (gzip), completions,
-# units (in /lib/systemd/system) and the copyright and changelog, owned by root, with
+# units (in /lib/systemd/system), JSON schemas and the copyright and changelog, owned by root, with
 # their modes; the control fields are right (package, version of the commit built,
 # architecture of this machine, libc6 from dpkg-shlibdeps); the unpacked package's
 # acmactl prints the golden status, its man pages render without a warning and its
@@ -42,6 +42,10 @@ drwxr-xr-x root/root ./usr/bin/
 drwxr-xr-x root/root ./usr/sbin/
 -rwxr-xr-x root/root ./usr/sbin/acmactl
 drwxr-xr-x root/root ./usr/share/
+drwxr-xr-x root/root ./usr/share/acma/
+drwxr-xr-x root/root ./usr/share/acma/schemas/
+-rw-r--r-- root/root ./usr/share/acma/schemas/acma-ranks.schema.json
+-rw-r--r-- root/root ./usr/share/acma/schemas/acmactl-status.schema.json
 drwxr-xr-x root/root ./usr/share/bash-completion/
 drwxr-xr-x root/root ./usr/share/bash-completion/completions/
 -rw-r--r-- root/root ./usr/share/bash-completion/completions/acma-ranks

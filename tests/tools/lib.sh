@@ -67,3 +67,31 @@ usage_error() {
 		failed=1
 	fi
 }
+
+# schema_check WHAT SCHEMA FILE...: every FILE is valid JSON against
+# tools/schemas/SCHEMA (scripts/json-validate.py, python3-jsonschema); on a failure
+# the file, the JSON path and the message of each error.
+schema_check() {
+	local what=$1 schema=$2
+	shift 2
+	if "$top/scripts/json-validate.py" "$top/tools/schemas/$schema" "$@" > "$tmp/schema.out" 2>&1; then
+		ok "$what: valid against tools/schemas/$schema"
+	else
+		fail "$what" "not valid against tools/schemas/$schema: $(cat "$tmp/schema.out")"
+	fi
+}
+
+# schema_rejects WHAT SCHEMA FILE JQ PATH: FILE changed by the jq filter JQ is not valid
+# against tools/schemas/SCHEMA (exit 1), and an error is at the JSON path PATH
+# ($.ranks[0] ...): the check cannot pass whatever it is given.
+schema_rejects() {
+	local what=$1 schema=$2 file=$3 filter=$4 path=$5 rc
+	jq "$filter" "$file" > "$tmp/bad.json" || { fail "$what" "jq '$filter' failed"; return; }
+	"$top/scripts/json-validate.py" "$top/tools/schemas/$schema" "$tmp/bad.json" > "$tmp/schema.out" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -qF "$tmp/bad.json: $path: " "$tmp/schema.out"; then
+		ok "$what rejected: $(grep -F "$tmp/bad.json: $path: " "$tmp/schema.out" | head -n 1 | sed "s|^$tmp/bad.json: ||")"
+	else
+		fail "$what" "exit $rc, want 1 with an error at $path: $(cat "$tmp/schema.out")"
+	fi
+}
