@@ -185,6 +185,9 @@ DEFINE_DAMON_MODULES_DAMOS_STATS_PARAMS(damon_acma_scale_up_stat,
 #define DAMON_ACMA_STUCK_MS	10000
 #define DAMON_ACMA_DEFER_MS	60000
 #define DAMON_ACMA_DEFER_MAX	4	/* at most 2^4 times DEFER_MS */
+/* A domain whose memory could not be added waits 100 ms, doubling to 5 s. */
+#define DAMON_ACMA_ADD_RETRY_MIN_MS	100
+#define DAMON_ACMA_ADD_RETRY_MAX_MS	5000
 
 enum damon_acma_scheme_idx {
 	DAMON_ACMA_RECLAIM,
@@ -261,6 +264,17 @@ struct damon_acma_deferral {
 };
 
 /**
+ * struct damon_acma_add_retry - When adds into a power domain may be tried
+ * again after one failed (its firmware did not power it on, say).
+ * @at:		Not before this (jiffies), if @ms is not 0.
+ * @ms:		The current wait, 0 once an add went through.
+ */
+struct damon_acma_add_retry {
+	unsigned long at;
+	unsigned int ms;
+};
+
+/**
  * struct damon_acma - The state of DAMON_ACMA.
  * @ctx:		The DAMON context.
  * @cfg:		The configuration in force.
@@ -272,6 +286,7 @@ struct damon_acma_deferral {
  *			platform's domains, and a domain of its own for each
  *			block that is in none.
  * @deferred:		Why and until when scale-down leaves each block alone.
+ * @add_retry:		Back-off of adds into each domain.
  * @domain_cost:	Scratch space for damon_acma_choose_down(), two per
  *			domain.
  * @nr_blocks:		Number of scalable memory blocks.
@@ -327,6 +342,7 @@ struct damon_acma {
 	struct page **memmap_held;
 	int *block_domain;
 	struct damon_acma_deferral *deferred;
+	struct damon_acma_add_retry *add_retry;
 	unsigned long *domain_cost;
 	int nr_blocks;
 	int nr_domains;
@@ -881,6 +897,7 @@ static int damon_acma_scan_blocks(void)
 	phys_addr_t end = PFN_PHYS(max_pfn) + memory_block_size_bytes();
 	enum damon_acma_block_state *blocks;
 	struct damon_acma_deferral *deferred;
+	struct damon_acma_add_retry *add_retry;
 	unsigned long *cost;
 	phys_addr_t *starts;
 	struct page **held;
@@ -894,7 +911,10 @@ static int damon_acma_scan_blocks(void)
 	domain = kcalloc(scan.nr, sizeof(*domain), GFP_KERNEL);
 	deferred = kcalloc(scan.nr, sizeof(*deferred), GFP_KERNEL);
 	cost = kcalloc(2 * scan.nr, sizeof(*cost), GFP_KERNEL);
-	if (blocks && starts && held && domain && deferred && cost) {
+	/* as many domains as blocks at most */
+	add_retry = kcalloc(scan.nr, sizeof(*add_retry), GFP_KERNEL);
+	if (blocks && starts && held && domain && deferred && cost &&
+	    add_retry) {
 		scan.max = scan.nr;
 		scan.nr = 0;
 		scan.fixed = 0;
@@ -917,12 +937,14 @@ static int damon_acma_scan_blocks(void)
 	kfree(acma.block_domain);
 	kfree(acma.deferred);
 	kfree(acma.domain_cost);
+	kfree(acma.add_retry);
 	acma.blocks = blocks;
 	acma.block_start = starts;
 	acma.memmap_held = held;
 	acma.block_domain = domain;
 	acma.deferred = deferred;
 	acma.domain_cost = cost;
+	acma.add_retry = add_retry;
 	acma.nr_blocks = nr;
 	acma.nr_domains = nr_domains;
 	acma.down = -1;
@@ -1159,6 +1181,29 @@ static bool damon_acma_online_movable(phys_addr_t start)
 	return page && zone_idx(page_zone(page)) == ZONE_MOVABLE;
 }
 
+/* Must adds into domain @d wait, after one failed?  Needs acma.lock. */
+static bool damon_acma_add_waits(int d)
+{
+	const struct damon_acma_add_retry *r = &acma.add_retry[d];
+
+	return r->ms && time_before(jiffies, r->at);
+}
+
+/*
+ * An add into block @i's domain failed: the domain's firmware or the memory
+ * hotplug core refused it.  Retrying at once would only fail again, and
+ * flood the log: the domain waits, longer each time in a row (other domains'
+ * blocks are added meanwhile).  Needs acma.lock.
+ */
+static void damon_acma_add_failed(int i)
+{
+	struct damon_acma_add_retry *r = &acma.add_retry[acma.block_domain[i]];
+
+	r->ms = clamp(r->ms * 2, DAMON_ACMA_ADD_RETRY_MIN_MS,
+		      DAMON_ACMA_ADD_RETRY_MAX_MS);
+	r->at = jiffies + msecs_to_jiffies(r->ms);
+}
+
 static int damon_acma_add_block(int i)
 {
 	phys_addr_t start = acma.block_start[i];
@@ -1210,13 +1255,20 @@ static void damon_acma_resize_fn(struct work_struct *work)
 
 		if (acma.blocks[i] != DAMON_ACMA_BLOCK_ADDING)
 			continue;
+		/* another block of its domain just failed: not now */
+		if (damon_acma_add_waits(acma.block_domain[i])) {
+			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_REMOVED);
+			continue;
+		}
 		mutex_unlock(&acma.lock);
 		err = damon_acma_add_block(i);
 		mutex_lock(&acma.lock);
 		if (err) {
+			damon_acma_add_failed(i);
 			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_REMOVED);
 			continue;
 		}
+		acma.add_retry[acma.block_domain[i]].ms = 0;
 		WRITE_ONCE(acma.add_ms, (3 * READ_ONCE(acma.add_ms) +
 				jiffies_to_msecs(jiffies - t0)) / 4);
 		/* somebody else may have offlined it since it came online */
@@ -1569,7 +1621,8 @@ static long damon_acma_headroom(long avail, unsigned long mem)
 /*
  * Mark up to @n removed blocks to come back, as far as max_mem allows with
  * the blocks already on their way: first those of domains that are powered
- * anyway, then the others, lowest first.  Memory being wanted ends the
+ * anyway, then the others, lowest first, skipping domains whose last add
+ * failed a moment ago (damon_acma_add_failed()).  Memory being wanted ends the
  * choice of a domain to empty.  Needs acma.lock.
  * Return: the number of blocks marked.
  */
@@ -1594,7 +1647,8 @@ static int damon_acma_want_blocks(int n)
 			on[acma.block_domain[i]] = 1;
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < acma.nr_blocks && marked < n; i++) {
-			if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED)
+			if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED ||
+			    damon_acma_add_waits(acma.block_domain[i]))
 				continue;
 			if (!pass && !on[acma.block_domain[i]])
 				continue;
@@ -2022,6 +2076,9 @@ static int damon_acma_give_all_back(void)
 	while (flush_work(&acma.resize_work))
 		;
 	mutex_lock(&acma.lock);
+	/* asked for by the operator: no domain waits out a back-off */
+	for (i = 0; i < acma.nr_domains; i++)
+		acma.add_retry[i].ms = 0;
 	for (i = 0; i < acma.nr_blocks; i++) {
 		if (acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVING)
 			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ONLINE);

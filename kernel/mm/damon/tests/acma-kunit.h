@@ -19,6 +19,7 @@ struct damon_acma_test_saved {
 	struct page **memmap_held;
 	int *block_domain;
 	unsigned long *domain_cost;
+	struct damon_acma_add_retry *add_retry;
 	int nr_blocks;
 	int nr_domains;
 	int down;
@@ -32,6 +33,7 @@ struct damon_acma_test_saved {
 /* Each test block is a domain of its own, unless the test says otherwise. */
 static int damon_acma_test_domain[DAMON_ACMA_TEST_BLOCKS];
 static unsigned long damon_acma_test_cost[2 * DAMON_ACMA_TEST_BLOCKS];
+static struct damon_acma_add_retry damon_acma_test_retry[DAMON_ACMA_TEST_BLOCKS];
 
 static void damon_acma_test_swap_in(struct kunit *test,
 		struct damon_acma_test_saved *saved,
@@ -45,6 +47,7 @@ static void damon_acma_test_swap_in(struct kunit *test,
 	saved->memmap_held = acma.memmap_held;
 	saved->block_domain = acma.block_domain;
 	saved->domain_cost = acma.domain_cost;
+	saved->add_retry = acma.add_retry;
 	saved->nr_blocks = acma.nr_blocks;
 	saved->nr_domains = acma.nr_domains;
 	saved->down = acma.down;
@@ -62,6 +65,8 @@ static void damon_acma_test_swap_in(struct kunit *test,
 	acma.memmap_held = held;
 	acma.block_domain = damon_acma_test_domain;
 	acma.domain_cost = damon_acma_test_cost;
+	memset(damon_acma_test_retry, 0, sizeof(damon_acma_test_retry));
+	acma.add_retry = damon_acma_test_retry;
 	acma.nr_blocks = DAMON_ACMA_TEST_BLOCKS;
 	acma.nr_domains = DAMON_ACMA_TEST_BLOCKS;
 	acma.down = -1;
@@ -79,6 +84,7 @@ static void damon_acma_test_swap_out(struct damon_acma_test_saved *saved)
 	acma.memmap_held = saved->memmap_held;
 	acma.block_domain = saved->block_domain;
 	acma.domain_cost = saved->domain_cost;
+	acma.add_retry = saved->add_retry;
 	acma.nr_blocks = saved->nr_blocks;
 	acma.nr_domains = saved->nr_domains;
 	acma.down = saved->down;
@@ -196,9 +202,52 @@ static void damon_acma_test_want_powered_first(struct kunit *test)
 	damon_acma_test_swap_out(&saved);
 }
 
+/*
+ * A domain whose add failed waits, longer each time in a row, while the
+ * blocks of other domains come back; an add that goes through ends the wait.
+ */
+static void damon_acma_test_add_backoff(struct kunit *test)
+{
+	enum damon_acma_block_state blocks[DAMON_ACMA_TEST_BLOCKS];
+	struct page *held[DAMON_ACMA_TEST_BLOCKS] = {};
+	struct damon_acma_test_saved saved;
+
+	if (acma.ctx && damon_is_running(acma.ctx))
+		kunit_skip(test, "DAMON_ACMA is running");
+	damon_acma_test_swap_in(test, &saved, blocks, held,
+			memory_block_size_bytes());
+	damon_acma_set_block_state(0, DAMON_ACMA_BLOCK_REMOVED);
+	damon_acma_set_block_state(1, DAMON_ACMA_BLOCK_REMOVED);
+	damon_acma_add_failed(0);
+	KUNIT_EXPECT_EQ(test, damon_acma_test_retry[0].ms,
+			DAMON_ACMA_ADD_RETRY_MIN_MS);
+	KUNIT_EXPECT_TRUE(test, damon_acma_add_waits(0));
+	KUNIT_EXPECT_FALSE(test, damon_acma_add_waits(1));
+	/* the block of the waiting domain is passed over, the other comes */
+	KUNIT_EXPECT_EQ(test, damon_acma_want_blocks(DAMON_ACMA_TEST_BLOCKS), 1);
+	KUNIT_EXPECT_EQ(test, blocks[0], DAMON_ACMA_BLOCK_REMOVED);
+	KUNIT_EXPECT_EQ(test, blocks[1], DAMON_ACMA_BLOCK_ADDING);
+	/* again and again: doubling, up to the longest wait */
+	damon_acma_add_failed(0);
+	KUNIT_EXPECT_EQ(test, damon_acma_test_retry[0].ms,
+			2 * DAMON_ACMA_ADD_RETRY_MIN_MS);
+	while (damon_acma_test_retry[0].ms < DAMON_ACMA_ADD_RETRY_MAX_MS)
+		damon_acma_add_failed(0);
+	damon_acma_add_failed(0);
+	KUNIT_EXPECT_EQ(test, damon_acma_test_retry[0].ms,
+			DAMON_ACMA_ADD_RETRY_MAX_MS);
+	/* the wait over, the block is wanted again */
+	damon_acma_test_retry[0].at = jiffies - 1;
+	KUNIT_EXPECT_FALSE(test, damon_acma_add_waits(0));
+	KUNIT_EXPECT_EQ(test, damon_acma_want_blocks(DAMON_ACMA_TEST_BLOCKS), 1);
+	KUNIT_EXPECT_EQ(test, blocks[0], DAMON_ACMA_BLOCK_ADDING);
+	damon_acma_test_swap_out(&saved);
+}
+
 static struct kunit_case damon_acma_test_cases[] = {
 	KUNIT_CASE(damon_acma_test_block_states),
 	KUNIT_CASE(damon_acma_test_want_powered_first),
+	KUNIT_CASE(damon_acma_test_add_backoff),
 	KUNIT_CASE(damon_acma_test_hold_large_memmap),
 	{},
 };
