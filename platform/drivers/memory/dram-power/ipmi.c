@@ -253,6 +253,17 @@ static int dp_ipmi_map_states(void)
 	return 0;
 }
 
+/*
+ * A BMC that did not answer, or answered what cannot be believed, may have
+ * been restarted or replaced meanwhile, with another configuration: check
+ * its domains and states again before the next request.  Needs dp_ipmi.xfer.
+ */
+static void dp_ipmi_forget_map(int err)
+{
+	if (err && err != -EINVAL)
+		dp_ipmi.mapped = false;
+}
+
 static int dp_ipmi_get(u16 id, u8 *value)
 {
 	u8 req[1] = { id }, resp[2];
@@ -266,6 +277,7 @@ static int dp_ipmi_get(u16 id, u8 *value)
 		err = -EPROTO;
 	if (!err)
 		*value = dp_ipmi.from_bmc[resp[1]];
+	dp_ipmi_forget_map(err);
 	mutex_unlock(&dp_ipmi.xfer);
 	return err;
 }
@@ -286,6 +298,7 @@ static int dp_ipmi_set(u16 id, u8 value)
 	}
 	if (!err && (resp[0] != id || resp[1] != req[1]))
 		err = -EPROTO;
+	dp_ipmi_forget_map(err);
 	mutex_unlock(&dp_ipmi.xfer);
 	return err;
 }
