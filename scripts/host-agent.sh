@@ -17,6 +17,15 @@
 #   bmc late MS       the BMC carries out the next power change at once and
 #                     answers it MS ms later (0: on time after all), through the
 #                     plugin's faults file (firmware-glue/bmc/fault.c)
+#   bmc cc HEX        the BMC answers the next power change with completion code
+#                     HEX and does not carry it out (an honest failure)
+#   bmc short|echo    the BMC carries out the next power change and answers it
+#                     with too few bytes (short) or with another domain echoed
+#                     (echo): a change made, its answer not to be believed
+#   bmc kill          SIGKILL the BMC process, as a crash or a power cut of the BMC
+#   bmc restart       start the BMC again (after bmc kill) with the run's command
+#                     line, its state file as the dead one left it; "ok PID" once
+#                     it listens again (QEMU reconnects to it within 10 s)
 #   balloon BYTES     set the virtio-balloon target: the guest's size, as QMP
 #                     'balloon' takes it
 #   query-balloon     "ok ACTUAL-BYTES": the guest's size as the balloon reports it
@@ -37,11 +46,13 @@
 #
 # Started by the runner with the run's environment (ACMA_QMP, ACMA_BOARD_FILE,
 # ACMA_SHM_PREFIX, ACMA_SHM_DIR, ACMA_LAN_PORT, ACMA_BMC_PID, ACMA_BMC_FAULTS,
-# ACMA_QEMU_PID; for make fleet also ACMA_TEXTFILE_DIR and ACMA_SNAPSHOT_DIR, without
+# ACMA_QEMU_PID, ACMA_BMC_DIR, ACMA_KCS_SOCK; for make fleet also ACMA_TEXTFILE_DIR and ACMA_SNAPSHOT_DIR, without
 # which textfile and snapshot are refused); stdin/stdout are the serial line.
 . "$(dirname "$0")/lib/runner.sh"
 qmp_sock=$ACMA_QMP
 lan_port=${ACMA_LAN_PORT:-}
+# the BMC's process: the runner's, or the one "bmc restart" started
+bmc_pid=${ACMA_BMC_PID:-}
 # qemu_holes PID: "RAM-KIB HOLE-KIB WHOLE-2M-KIB" over PID's guest RAM mappings,
 # from /proc/PID/pagemap (bit 63: present, bit 62: swapped).
 qemu_holes() {
@@ -121,13 +132,56 @@ while IFS= read -r line; do
 		done < <("$boardgen" backing-files "$ACMA_BOARD_FILE" "$ACMA_SHM_DIR" "$ACMA_SHM_PREFIX")
 		[ -n "$found" ] || answer "err no pc-dimm of the board at $addr"
 		;;
-	"bmc hang"|"bmc resume")
-		sig=STOP
-		[ "$line" = "bmc resume" ] && sig=CONT
-		if [ -n "${ACMA_BMC_PID:-}" ] && kill -$sig "$ACMA_BMC_PID" 2>/dev/null; then
+	"bmc hang"|"bmc resume"|"bmc kill")
+		case $line in
+		"bmc hang") sig=STOP ;;
+		"bmc resume") sig=CONT ;;
+		*) sig=KILL ;;
+		esac
+		if [ -n "$bmc_pid" ] && kill -$sig "$bmc_pid" 2>/dev/null; then
+			if [ $sig = KILL ]; then
+				# gone once /proc says so (it is not this process's child)
+				for _ in $(seq 50); do [ -d /proc/"$bmc_pid" ] || break; sleep 0.1; done
+			fi
 			answer "ok $line"
 		else
 			answer "err no BMC process to signal"
+		fi
+		;;
+	"bmc restart")
+		if [ -z "${ACMA_BMC_DIR:-}" ] || [ ! -x "$ACMA_BMC_DIR/launch" ]; then
+			answer "err no BMC"
+		elif [ -n "$bmc_pid" ] && kill -0 "$bmc_pid" 2>/dev/null; then
+			answer "err the BMC (pid $bmc_pid) is still running"
+		else
+			"$ACMA_BMC_DIR/launch" > /dev/null 2>&1 < /dev/null &
+			bmc_pid=$!
+			echo "$bmc_pid" > "$ACMA_BMC_DIR/restarted.pid"
+			if bmc_wait_ready "$bmc_pid" "$ACMA_KCS_SOCK" "$lan_port" \
+					"$ACMA_BMC_DIR/bmc.log" 2> /dev/null; then
+				answer "ok $bmc_pid"
+			else
+				answer "err the BMC did not start again: $(tail -n 1 "$ACMA_BMC_DIR/bmc.log")"
+			fi
+		fi
+		;;
+	"bmc cc "*|"bmc short"|"bmc echo")
+		case $line in
+		"bmc cc "*)
+			cc=${line#bmc cc }
+			case $cc in
+			0x[0-9a-fA-F][0-9a-fA-F]) ;;
+			*) answer "err bmc cc wants a code, 0xNN"; continue ;;
+			esac
+			fault="cc $((cc))" ;;
+		"bmc short") fault="short 1" ;;
+		*) fault="echo 1" ;;
+		esac
+		if [ -z "${ACMA_BMC_FAULTS:-}" ]; then
+			answer "err no BMC"
+		else
+			echo "$fault" > "$ACMA_BMC_FAULTS.tmp" &&
+				mv "$ACMA_BMC_FAULTS.tmp" "$ACMA_BMC_FAULTS" && answer "ok $fault"
 		fi
 		;;
 	"bmc late "*)

@@ -150,7 +150,7 @@ e2e() {
 		echo "$splats" | head -n 20 | sed 's/^/# /'
 		result fail "${prefix}host/guest-kernel-log-clean" "kernel warnings in $out/console.log"
 	fi
-	pids="$bmc_pid $qemu_pid"
+	pids="$bmc_pid $qemu_pid $(cat "$out/bmc/restarted.pid" 2>/dev/null || true)"
 	runner_cleanup
 	left=0
 	[ -e "$out/scratch.img" ] && left=$((left + 1))

@@ -184,7 +184,21 @@ int acma_private_dir(struct acma_bmc *bmc, const char *path, const char *what);
 int acma_drop_contents(struct acma_bmc *bmc, int rank, bool log);
 
 /* fault.c */
-unsigned int acma_fault_late_ms(struct acma_bmc *bmc);
+/**
+ * struct acma_fault - how the next power change goes wrong (fault.c)
+ * @late_ms: answer this late, the change carried out at once
+ * @cc: answer this completion code, the change not carried out
+ * @short_answer: answer too few bytes, the change carried out
+ * @bad_echo: echo another domain, the change carried out
+ */
+struct acma_fault {
+	unsigned int late_ms;
+	unsigned char cc;
+	bool short_answer;
+	bool bad_echo;
+};
+
+void acma_fault_take(struct acma_bmc *bmc, struct acma_fault *fault);
 int acma_fault_init(struct acma_bmc *bmc);
 
 /* sensors.c */

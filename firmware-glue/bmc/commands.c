@@ -373,7 +373,8 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 			  unsigned int *rdata_len, void *cb_data)
 {
 	struct acma_bmc *bmc = cb_data;
-	unsigned int d, s, late_ms;
+	struct acma_fault fault;
+	unsigned int d, s;
 	char who[128];
 	int old;
 
@@ -389,17 +390,23 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	}
 	old = bmc->ranks[d].state;
 	requester(bmc, msg, who, sizeof(who));
+	/* a BMC that misbehaves on purpose (fault.c) */
+	acma_fault_take(bmc, &fault);
+	if (fault.cc) {
+		reply_cc(rdata, rdata_len, fault.cc);
+		return;
+	}
 	if (acma_set_state(bmc, d, s, who)) {
 		reply_cc(rdata, rdata_len, IPMI_UNKNOWN_ERR_CC);
 		return;
 	}
 	/*
-	 * A BMC that hangs in the middle of a command (fault.c): it answers
-	 * nothing, retries of this request included, until it comes back.
+	 * A BMC that hangs in the middle of a command: it answers nothing,
+	 * retries of this request included, until it comes back.
 	 */
-	late_ms = acma_fault_late_ms(bmc);
-	if (late_ms) {
-		struct timespec ts = { late_ms / 1000, late_ms % 1000 * 1000000L };
+	if (fault.late_ms) {
+		struct timespec ts = { fault.late_ms / 1000,
+				       fault.late_ms % 1000 * 1000000L };
 
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
@@ -408,10 +415,10 @@ static void cmd_set_power(lmc_data_t *mc, msg_t *msg, unsigned char *rdata,
 	if (s == (unsigned int)bmc->on_state)
 		answer_after(bmc, msg, acma_usable_in(bmc, d));
 	rdata[0] = 0;
-	rdata[1] = d;
+	rdata[1] = fault.bad_echo ? (d + 1) % 256 : d;
 	rdata[2] = s;
 	rdata[3] = old;
-	*rdata_len = 4;
+	*rdata_len = fault.short_answer ? 2 : 4;
 }
 
 /* Privilege acma's commands need over LAN, 0 for other commands. */

@@ -8,13 +8,24 @@
  * reaches a rank while it is off (through a stale mapping, or to memory the
  * OS added before the rank was really on) reads back as zeros.
  *
- * A BMC that is slow to answer: when the file "faults" in the BMC's state
- * directory holds a line "late-ms N", the next Set Power State request is
- * carried out at once and answered N ms later, after the requester may have
- * given up waiting: the change happened although it was never confirmed.
- * The file is used once (removed). The host agent writes it
- * (scripts/host-agent.sh, "bmc late MS"); the BMC does nothing else while
- * it waits, as a hung BMC does.
+ * A BMC that misbehaves, once: the file "faults" in the BMC's state
+ * directory (the host agent writes it: scripts/host-agent.sh, "bmc late",
+ * "bmc cc", "bmc short", "bmc echo") changes how the next Set Power State
+ * request is handled, and is removed by that request. A line
+ *
+ *   late-ms N   carries the change out at once and answers N ms later, after
+ *               the requester may have given up waiting: the change happened
+ *               although it was never confirmed. The BMC does nothing else
+ *               while it waits, as a hung BMC does.
+ *   cc N        does not carry the change out and answers completion code N
+ *               (an honest failure: busy, out of resources...).
+ *   short 1     carries the change out and answers with the completion code
+ *               and one byte only.
+ *   echo 1      carries the change out and answers with another domain than
+ *               the one asked for echoed.
+ *
+ * The last three are a BMC whose answer cannot be believed: the requester
+ * must treat the domain's state as unknown, never as unchanged.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,32 +53,48 @@ static char *faults_path(const struct acma_bmc *bmc)
 }
 
 /**
- * acma_fault_late_ms() - how late the answer to a power change comes
+ * acma_fault_take() - how the next power change goes wrong, if it does
  * @bmc: the plugin
+ * @fault: filled in: all zero when the change goes right
  *
- * Reads the faults file and removes it: the fault applies once.
- *
- * Return: the "late-ms" value of the faults file, 0 when there is none.
+ * Reads the faults file and removes it: the fault applies once. Lines that
+ * do not parse end the reading; values are clamped (late-ms to 60 s, cc to a
+ * byte other than 0).
  */
-unsigned int acma_fault_late_ms(struct acma_bmc *bmc)
+void acma_fault_take(struct acma_bmc *bmc, struct acma_fault *fault)
 {
 	char *path = faults_path(bmc), key[32];
-	unsigned int ms = 0, v;
+	unsigned int v;
 	FILE *f;
 
+	memset(fault, 0, sizeof(*fault));
 	f = path ? fopen(path, "re") : NULL;
 	if (f)
 		unlink(path);
 	free(path);
 	if (!f)
-		return 0;
-	while (fscanf(f, "%31s %u", key, &v) == 2)
+		return;
+	while (fscanf(f, "%31s %u", key, &v) == 2) {
 		if (!strcmp(key, "late-ms"))
-			ms = v > 60000 ? 60000 : v;
+			fault->late_ms = v > 60000 ? 60000 : v;
+		else if (!strcmp(key, "cc") && v && v <= 0xff)
+			fault->cc = v;
+		else if (!strcmp(key, "short"))
+			fault->short_answer = v != 0;
+		else if (!strcmp(key, "echo"))
+			fault->bad_echo = v != 0;
+	}
 	fclose(f);
-	if (ms)
-		acma_log(bmc, INFO, "acma: fault: answering %u ms late", ms);
-	return ms;
+	if (fault->late_ms)
+		acma_log(bmc, INFO, "acma: fault: answering %u ms late",
+			 fault->late_ms);
+	if (fault->cc)
+		acma_log(bmc, INFO, "acma: fault: refusing with completion code 0x%02x",
+			 fault->cc);
+	if (fault->short_answer)
+		acma_log(bmc, INFO, "acma: fault: answering short");
+	if (fault->bad_echo)
+		acma_log(bmc, INFO, "acma: fault: echoing another domain");
 }
 
 static void drop_timer_arm(struct acma_bmc *bmc)
