@@ -172,7 +172,7 @@ GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)
 .PHONY: fleet fleet-boards
 .PHONY: ipmi-sim
 .PHONY: all help deps deps-ensure menuconfig savedefconfig oldconfig kernel initramfs test-boards bench-boards \
-	board-check acpi dt dt-check run test bench ranks-bench plot kernel-patches clean distclean FORCE
+	board-check acpi dt dt-check run test bench soak ranks-bench plot kernel-patches clean distclean FORCE
 
 all: kernel initramfs $(if $(and $(BMC_SRCS),$(filter bmc,$(BOARD_NEEDS))),$(BMC_PLUGIN)) $(ACPI_TABLES) \
 	$(UBOOT_ENV) $(DTB:=.checked)
@@ -187,6 +187,8 @@ help:
 	@echo '  fuzz                 the BMC plugin'"'"'s fuzz harness under ASan/UBSan, host only'
 	@echo '                       (FUZZ_COUNT=$(FUZZ_COUNT) requests; FUZZ_SEED=N repeats a run)'
 	@echo '  bench                benchmarks in QEMU, figures beside their baselines'
+	@echo '  soak                 SOAK_CYCLES (1000) rank scale-down/up cycles, the BMC failing'
+	@echo '                       at random (SOAK_SEED=), data checked every cycle'
 	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board)'
 	@echo '  ranks-bench          acma-ranks'"'"' status of 8 and of 64 ranks against private BMCs, host only'
 	@echo '                       (BASELINE=REV: also acma-ranks built from git revision REV, side by side)'
@@ -435,6 +437,12 @@ bench-boards:
 test: all $(UNIT_TESTS) $(BMC_FUZZ) test-boards
 	@TESTS='$(TESTS)' scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/test $(ACPI_ARGS) $(foreach tb,$(TEST_ALSO),--also '$(tb)')
+
+# the BMC fault test's cycles, SOAK_CYCLES of them, faults drawn at random
+SOAK_CYCLES ?= 1000
+soak: all
+	@SOAK_CYCLES='$(SOAK_CYCLES)' SOAK_SEED='$(SOAK_SEED)' scripts/soak.sh --board $(BOARD_FILE) \
+		--kernel $(KIMAGE) --initrd $(INITRAMFS) --out $(B)/soak $(ACPI_ARGS)
 
 bench: all bench-boards
 	@BENCHES='$(BENCHES)' scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
