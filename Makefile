@@ -187,8 +187,8 @@ help:
 	@echo '  fuzz                 the BMC plugin'"'"'s fuzz harness under ASan/UBSan, host only'
 	@echo '                       (FUZZ_COUNT=$(FUZZ_COUNT) requests; FUZZ_SEED=N repeats a run)'
 	@echo '  bench                benchmarks in QEMU, figures beside their baselines'
-	@echo '  soak                 SOAK_CYCLES (1000) rank scale-down/up cycles, the BMC failing'
-	@echo '                       at random (SOAK_SEED=), data checked every cycle'
+	@echo '  soak                 the BMC fuzzed (FUZZ_COUNT), then SOAK_CYCLES (1000) rank cycles,'
+	@echo '                       the BMC failing at random (SOAK_SEED=), data checked every cycle'
 	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board)'
 	@echo '  ranks-bench          acma-ranks'"'"' status of 8 and of 64 ranks against private BMCs, host only'
 	@echo '                       (BASELINE=REV: also acma-ranks built from git revision REV, side by side)'
@@ -438,9 +438,13 @@ test: all $(UNIT_TESTS) $(BMC_FUZZ) test-boards
 	@TESTS='$(TESTS)' scripts/test.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/test $(ACPI_ARGS) $(foreach tb,$(TEST_ALSO),--also '$(tb)')
 
-# the BMC fault test's cycles, SOAK_CYCLES of them, faults drawn at random
+# the BMC plugin's fuzz harness for FUZZ_COUNT requests, then the BMC fault test's
+# cycles, SOAK_CYCLES of them, faults drawn at random; SOAK_SEED= repeats both
 SOAK_CYCLES ?= 1000
-soak: all
+soak: all $(BMC_FUZZ)
+	@echo 'acma: soak, part 1 of 2: the BMC plugin under $(FUZZ_COUNT) fuzzed requests'
+	@FUZZ_COUNT=$(FUZZ_COUNT) $(BMC_FUZZ) $(if $(SOAK_SEED),--seed $(SOAK_SEED),--random-seed)
+	@echo 'acma: soak, part 2 of 2: rank cycles with the BMC failing'
 	@SOAK_CYCLES='$(SOAK_CYCLES)' SOAK_SEED='$(SOAK_SEED)' scripts/soak.sh --board $(BOARD_FILE) \
 		--kernel $(KIMAGE) --initrd $(INITRAMFS) --out $(B)/soak $(ACPI_ARGS)
 
