@@ -35,6 +35,11 @@ static int damon_acma_test_domain[DAMON_ACMA_TEST_BLOCKS];
 static unsigned long damon_acma_test_cost[2 * DAMON_ACMA_TEST_BLOCKS];
 static struct damon_acma_add_retry damon_acma_test_retry[DAMON_ACMA_TEST_BLOCKS];
 
+/*
+ * Give DAMON_ACMA the test's blocks, under acma.lock until
+ * damon_acma_test_swap_out(); the test is skipped while DAMON_ACMA runs (it
+ * would act on the test's blocks).
+ */
 static void damon_acma_test_swap_in(struct kunit *test,
 		struct damon_acma_test_saved *saved,
 		enum damon_acma_block_state *blocks, struct page **held,
@@ -43,6 +48,10 @@ static void damon_acma_test_swap_in(struct kunit *test,
 	int i;
 
 	mutex_lock(&acma.lock);
+	if (acma.ctx && damon_is_running(acma.ctx)) {
+		mutex_unlock(&acma.lock);
+		kunit_skip(test, "DAMON_ACMA is running");
+	}
 	saved->blocks = acma.blocks;
 	saved->memmap_held = acma.memmap_held;
 	saved->block_domain = acma.block_domain;
@@ -104,8 +113,6 @@ static void damon_acma_test_block_states(struct kunit *test)
 	struct page *held[DAMON_ACMA_TEST_BLOCKS] = {};
 	struct damon_acma_test_saved saved;
 
-	if (acma.ctx && damon_is_running(acma.ctx))
-		kunit_skip(test, "DAMON_ACMA is running");
 	damon_acma_test_swap_in(test, &saved, blocks, held,
 			memory_block_size_bytes());
 	damon_acma_set_block_state(3, DAMON_ACMA_BLOCK_REMOVING);
@@ -143,8 +150,6 @@ static void damon_acma_test_hold_large_memmap(struct kunit *test)
 	unsigned long pieces = 1;
 	struct page *page;
 
-	if (acma.ctx && damon_is_running(acma.ctx))
-		kunit_skip(test, "DAMON_ACMA is running");
 	damon_acma_test_swap_in(test, &saved, blocks, held, SZ_1G);
 	if (damon_acma_memmap_order() <= MAX_PAGE_ORDER) {
 		damon_acma_test_swap_out(&saved);
@@ -177,8 +182,6 @@ static void damon_acma_test_want_powered_first(struct kunit *test)
 	struct damon_acma_test_saved saved;
 	int marked;
 
-	if (acma.ctx && damon_is_running(acma.ctx))
-		kunit_skip(test, "DAMON_ACMA is running");
 	damon_acma_test_swap_in(test, &saved, blocks, held,
 			memory_block_size_bytes());
 	damon_acma_test_domain[2] = 0;
@@ -212,8 +215,6 @@ static void damon_acma_test_add_backoff(struct kunit *test)
 	struct page *held[DAMON_ACMA_TEST_BLOCKS] = {};
 	struct damon_acma_test_saved saved;
 
-	if (acma.ctx && damon_is_running(acma.ctx))
-		kunit_skip(test, "DAMON_ACMA is running");
 	damon_acma_test_swap_in(test, &saved, blocks, held,
 			memory_block_size_bytes());
 	damon_acma_set_block_state(0, DAMON_ACMA_BLOCK_REMOVED);
