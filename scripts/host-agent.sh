@@ -26,6 +26,9 @@
 #   bmc restart       start the BMC again (after bmc kill) with the run's command
 #                     line, its state file as the dead one left it; "ok PID" once
 #                     it listens again (QEMU reconnects to it within 10 s)
+#   bmc id MFG PROD   the next bmc restart starts another vendor's BMC: Get Device
+#                     ID reports manufacturer MFG and product PROD (decimal or 0x
+#                     hex) instead of the board's; only while the BMC is stopped
 #   balloon BYTES     set the virtio-balloon target: the guest's size, as QMP
 #                     'balloon' takes it
 #   query-balloon     "ok ACTUAL-BYTES": the guest's size as the balloon reports it
@@ -163,6 +166,21 @@ while IFS= read -r line; do
 			else
 				answer "err the BMC did not start again: $(tail -n 1 "$ACMA_BMC_DIR/bmc.log")"
 			fi
+		fi
+		;;
+	"bmc id "*)
+		set -- ${line#bmc id }
+		conf=${ACMA_BMC_DIR:-}/ranks.conf
+		if [ $# != 2 ] || ! [[ $1 =~ ^(0x[0-9a-fA-F]{1,5}|[0-9]{1,7})$ ]] ||
+				! [[ $2 =~ ^(0x[0-9a-fA-F]{1,4}|[0-9]{1,5})$ ]]; then
+			answer "err bmc id wants a manufacturer and a product ID"
+		elif [ -z "${ACMA_BMC_DIR:-}" ] || [ ! -f "$conf" ]; then
+			answer "err no BMC"
+		elif [ -n "$bmc_pid" ] && kill -0 "$bmc_pid" 2>/dev/null; then
+			answer "err the BMC (pid $bmc_pid) is still running"
+		else
+			sed "s/^bmc-id .*/bmc-id $1 $2/" "$conf" > "$conf.tmp" &&
+				mv "$conf.tmp" "$conf" && answer "ok $(grep '^bmc-id ' "$conf")"
 		fi
 		;;
 	"bmc cc "*|"bmc short"|"bmc echo")

@@ -393,6 +393,16 @@ int acpi_write_ssdt(const struct board *b, const char *source, FILE *out, FILE *
 	fprintf(out, "            Name (_HID, \"ACMA0001\")\n");
 	fprintf(out, "            Name (_UID, Zero)\n");
 	fprintf(out, "            Name (_STR, Unicode (\"acma DRAM power domains\"))\n");
+	/* the BMC that speaks acma's OEM commands, as Get Device ID names it */
+	fprintf(out, "            Name (_DSD, Package ()\n");
+	fprintf(out, "            {\n");
+	fprintf(out, "                ToUUID (\"daffd814-6eba-4d8c-8a91-bc9bbf4aa301\"),\n");
+	fprintf(out, "                Package ()\n");
+	fprintf(out, "                {\n");
+	fprintf(out, "                    Package () { \"acma,bmc-id\", Package () { %u, 0x%04X } },\n",
+		b->bmc_manufacturer, b->bmc_product);
+	fprintf(out, "                }\n");
+	fprintf(out, "            })\n");
 	if (acpi)
 		ssdt_methods(out, b);
 	fprintf(out, "        }\n");

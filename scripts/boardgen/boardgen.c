@@ -76,6 +76,8 @@ static void shell_var_num(const char *name, unsigned long long value)
 
 static int cmd_shell(const struct board *b)
 {
+	char id[24] = "";
+
 	shell_var("BOARD_NAME", b->name);
 	shell_var("BOARD_ARCH", board_arch_name(b->arch));
 	shell_var("BOARD_QEMU_MACHINE", board_machine_name(b->machine));
@@ -83,6 +85,10 @@ static int cmd_shell(const struct board *b)
 	shell_var_num("BOARD_BOOT_MEMORY_MB", MB(b->boot_memory));
 	shell_var_num("BOARD_MEMORY_BLOCK_MB", MB(b->memory_block));
 	shell_var("BOARD_FIRMWARE", board_firmware_name(b->firmware));
+	/* the BMC's Get Device ID, "MANUFACTURER PRODUCT"; empty without a BMC */
+	if (b->firmware != BOARD_FIRMWARE_NONE)
+		snprintf(id, sizeof(id), "%u %u", b->bmc_manufacturer, b->bmc_product);
+	shell_var("BOARD_BMC_ID", id);
 	shell_var_num("BOARD_INTERLEAVE", b->interleave);
 	shell_var_num("BOARD_RANKS", b->nr_ranks);
 	shell_var_num("BOARD_DIMMS", b->nr_dimms);

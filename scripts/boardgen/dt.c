@@ -17,6 +17,8 @@
  *       acma,state-power-microwatt = <...>;      per state: one rank's power
  *       acma,state-exit-latency-us = <...>;      per state: back to on, rounded up
  *       acma,state-retains-contents = <...>;     per state: 1 kept, 0 lost
+ *       acma,bmc-id = <MANUFACTURER PRODUCT>;    the BMC that speaks the OEM
+ *                                                commands (Get Device ID)
  *       rank@BASE {                              per rank, by id; BASE: its first
  *           reg = <hi lo hi lo ...>;             range's address; (address, size)
  *           acma,domain = <ID>;                  per range; the rank id = the
@@ -33,7 +35,7 @@
 #include "dt.h"
 
 #define DT_NAME_MAX	24	/* "rank@" + 16 hex digits + NUL */
-#define DT_MAX_PROPS	9
+#define DT_MAX_PROPS	10
 #define DT_MAX_CELLS	(4 * BOARD_MAX_RANK_RANGES)
 
 /* A property: a string list, or cells printed in hex (addresses) or decimal. */
@@ -154,6 +156,13 @@ static int dram_power_node(const struct board *b, const char *what, struct dt_no
 		kept->cells[i] = ps->contents_kept;
 	}
 	names->nr = power->nr = latency->nr = kept->nr = b->nr_power_states;
+	if (b->firmware == BOARD_FIRMWARE_IPMI) {
+		struct dt_prop *id = add_prop(n, "acma,bmc-id");
+
+		id->cells[0] = b->bmc_manufacturer;
+		id->cells[1] = b->bmc_product;
+		id->nr = 2;
+	}
 
 	for (i = 0; i < b->nr_ranks; i++) {
 		const struct board_rank *r = &b->ranks[i];

@@ -106,6 +106,7 @@ static bool test_dts_node(void)
 		"\t\tacma,state-power-microwatt = <1350000 0>;\n"
 		"\t\tacma,state-exit-latency-us = <0 20000>;\n"
 		"\t\tacma,state-retains-contents = <1 0>;\n"
+		"\t\tacma,bmc-id = <32473 44106>;\n"
 		"\n"
 		"\t\trank@80000000 {\n"
 		"\t\t\treg = <0x0 0x80000000 0x0 0x20000000>;\n"
@@ -223,6 +224,7 @@ static bool test_uboot_env(void)
 	CHECK(v, "no acma_dt\n");
 	/* the node first, its properties and ranks last to first: libfdt prepends */
 	CHECK(starts(v, "fdt mknode / dram-power && "
+			  "fdt set /dram-power acma,bmc-id \"<32473 44106>\" && "
 			  "fdt set /dram-power acma,state-retains-contents \"<1 0>\" && "
 			  "fdt set /dram-power acma,state-exit-latency-us \"<0 20000>\" && "
 			  "fdt set /dram-power acma,state-power-microwatt \"<1350000 0>\" && "
@@ -236,8 +238,8 @@ static bool test_uboot_env(void)
 			  "fdt set /dram-power/rank@e0000000 acma,domain \"<3>\" && "
 			  "fdt set /dram-power/rank@e0000000 reg \"<0x0 0xe0000000 0x0 0x20000000>\" && "
 			  "fdt mknode /dram-power rank@c0000000 && "), "acma_dt %s\n", v);
-	CHECK(count(v, "fdt mknode") == 5 && count(v, "fdt set") == 8 + 4 * 3 &&
-	      count(v, " && ") == 5 + 8 + 4 * 3 - 1, "commands: %s\n", v);
+	CHECK(count(v, "fdt mknode") == 5 && count(v, "fdt set") == 9 + 4 * 3 &&
+	      count(v, " && ") == 5 + 9 + 4 * 3 - 1, "commands: %s\n", v);
 	CHECK(strstr(v, "&& fdt set /dram-power/rank@80000000 reg \"<0x0 0x80000000 0x0 0x20000000>\"") &&
 	      v[strlen(v) - 1] == '"', "ends with rank 0's reg: %s\n", v);
 	free(v);

@@ -826,6 +826,8 @@ static int __init dram_power_acpi_init(void)
 {
 	struct dram_power_map map;
 	struct acpi_table_header *table;
+	struct acpi_device *adev = NULL;
+	acpi_handle handle;
 	acpi_status status;
 	char why[160];
 	int err;
@@ -842,6 +844,16 @@ static int __init dram_power_acpi_init(void)
 		pr_err("MPST refused: %s\n", why);
 	if (err)
 		return err;
+	/* the BMC that speaks acma's protocol: \_SB.ACMA's _DSD names it */
+	if (ACPI_SUCCESS(acpi_get_handle(NULL, "\\_SB.ACMA", &handle)))
+		adev = acpi_fetch_acpi_dev(handle);
+	err = dram_power_parse_bmc_id(adev ? acpi_fwnode_handle(adev) : NULL,
+				      &map, why, sizeof(why));
+	if (err) {
+		pr_err("\\_SB.ACMA refused: %s\n", why);
+		dram_power_free_map(&map);
+		return err;
+	}
 	/*
 	 * Rank memory is not boot memory: the firmware describes it in the
 	 * MPST only (not as hot-plug memory for ACPI's memory device driver,

@@ -424,6 +424,53 @@ static void of_test_broken(struct kunit *test)
 	of_expect_refused(test, &of_good, none, "no domain");
 }
 
+/*
+ * "acma,bmc-id" names the BMC that speaks the protocol: two values, a
+ * manufacturer ID of 20 bits (0xfffff reserved) and a product ID of 16;
+ * without it no BMC is named, which is not an error of the description.
+ */
+static int of_parse_bmc_id(const u32 *id, int n, struct dram_power_map *map,
+		char *why)
+{
+	struct property_entry p[2] = {};
+	struct fwnode_handle *node;
+	int err;
+
+	if (n)
+		p[0] = PROPERTY_ENTRY_U32_ARRAY_LEN("acma,bmc-id", id, n);
+	node = fwnode_create_software_node(p, NULL);
+	if (IS_ERR(node))
+		return PTR_ERR(node);
+	err = dram_power_parse_bmc_id(node, map, why, 160);
+	fwnode_remove_software_node(node);
+	return err;
+}
+
+static void of_test_bmc_id(struct kunit *test)
+{
+	static const u32 good[] = { 32473, 0xac4a };
+	static const u32 reserved[] = { 0xfffff, 1 }, wide[] = { 1, 0x10000 };
+	struct dram_power_map map = {};
+	char why[160];
+
+	KUNIT_EXPECT_EQ(test, of_parse_bmc_id(good, 2, &map, why), 0);
+	KUNIT_EXPECT_TRUE(test, map.bmc_named);
+	KUNIT_EXPECT_EQ(test, map.bmc_manufacturer, 32473);
+	KUNIT_EXPECT_EQ(test, map.bmc_product, 0xac4a);
+	KUNIT_EXPECT_EQ(test, of_parse_bmc_id(good, 0, &map, why), 0);
+	KUNIT_EXPECT_FALSE(test, map.bmc_named);
+	KUNIT_EXPECT_EQ(test, of_parse_bmc_id(good, 1, &map, why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "has 1 values, not 2"));
+	KUNIT_EXPECT_EQ(test, of_parse_bmc_id(reserved, 2, &map, why),
+			-EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "manufacturer up to"));
+	KUNIT_EXPECT_EQ(test, of_parse_bmc_id(wide, 2, &map, why), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, map.bmc_named);
+	KUNIT_EXPECT_EQ(test, dram_power_parse_bmc_id(NULL, &map, why, 160),
+			0);
+	KUNIT_EXPECT_FALSE(test, map.bmc_named);
+}
+
 /* The state machine, with a back end that fails on demand. */
 
 static int fake_fail_set, fake_fail_get, fake_late_set;
@@ -553,6 +600,7 @@ static struct kunit_case dram_power_test_cases[] = {
 	KUNIT_CASE(of_test_good),
 	KUNIT_CASE(of_test_order_and_ranges),
 	KUNIT_CASE(of_test_broken),
+	KUNIT_CASE(of_test_bmc_id),
 	KUNIT_CASE(dram_power_test_state_machine),
 	{},
 };

@@ -24,6 +24,7 @@
  * @DRAM_POWER_FAILED:		Firmware did not confirm a change: the domain
  *				may be on or off.  No memory of it may be
  *				added before it is powered on and read back.
+ * @NR_DRAM_POWER_STATES:	Number of states.
  */
 enum dram_power_state {
 	DRAM_POWER_ON,
@@ -76,12 +77,20 @@ struct dram_power_desc {
  * @domains:	The domains, in table order of their first range.
  * @nr_states:	Number of firmware power states; value 0 is on.
  * @states:	The power states, by firmware value (shallowest first).
+ * @bmc_named:	Firmware named the BMC that speaks acma's DRAM power
+ *		protocol ("acma,bmc-id"): @bmc_manufacturer and @bmc_product
+ *		are what its Get Device ID reports.
+ * @bmc_manufacturer: The BMC's manufacturer ID (IANA enterprise number).
+ * @bmc_product: The BMC's product ID.
  */
 struct dram_power_map {
 	int nr_domains;
 	struct dram_power_desc *domains;
 	int nr_states;
 	struct dram_power_fw_state states[DRAM_POWER_MAX_STATES];
+	bool bmc_named;
+	u32 bmc_manufacturer;
+	u16 bmc_product;
 };
 
 struct fwnode_handle;
@@ -89,6 +98,8 @@ struct fwnode_handle;
 int dram_power_parse_mpst(const void *table, size_t len,
 		struct dram_power_map *map, char *why, size_t why_len);
 int dram_power_parse_fwnode(const struct fwnode_handle *node,
+		struct dram_power_map *map, char *why, size_t why_len);
+int dram_power_parse_bmc_id(const struct fwnode_handle *node,
 		struct dram_power_map *map, char *why, size_t why_len);
 __printf(3, 4)
 int dram_power_refuse(char *why, size_t why_len, const char *fmt, ...);

@@ -4,6 +4,11 @@
  * commands 0x40-0x44, see firmware-glue/PROTOCOL.md) sent over the system
  * interface with the kernel's IPMI message handler.
  *
+ * The commands are OEM ones: they mean something else, or nothing, to a BMC
+ * that does not implement acma's protocol.  They go only to the BMC
+ * firmware names ("acma,bmc-id": manufacturer and product ID), once Get
+ * Device ID said it is that BMC, checked again before every power change.
+ *
  * The BMC numbers its power states in its own order; they are matched to
  * the MPST's by their figures (power, exit latency, contents kept) once the
  * BMC answers.
@@ -13,6 +18,7 @@
 
 #include <linux/completion.h>
 #include <linux/ipmi.h>
+#include <linux/ipmi_msgdefs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -43,6 +49,7 @@ static struct dram_power_ipmi {
 	unsigned int resp_len;
 	struct completion done;
 	bool mapped;
+	u64 seen_id;			/* manufacturer << 16 | product, refused */
 	u8 to_bmc[DRAM_POWER_MAX_STATES];	/* MPST value -> BMC state */
 	int from_bmc[256];			/* BMC state -> MPST value */
 } dp_ipmi = {
@@ -110,14 +117,15 @@ static struct ipmi_smi_watcher dp_ipmi_watcher = {
  * completion code when the BMC said 0x00 and gave at least @len bytes.
  * Needs dp_ipmi.xfer.
  */
-static int dp_ipmi_cmd(u8 cmd, u8 *req, int req_len, u8 *resp, int len)
+static int dp_ipmi_xfer(u8 netfn, u8 cmd, u8 *req, int req_len, u8 *resp,
+		int len)
 {
 	struct ipmi_system_interface_addr addr = {
 		.addr_type = IPMI_SYSTEM_INTERFACE_ADDR_TYPE,
 		.channel = IPMI_BMC_CHANNEL,
 	};
 	struct kernel_ipmi_msg msg = {
-		.netfn = ACMA_NETFN,
+		.netfn = netfn,
 		.cmd = cmd,
 		.data = req,
 		.data_len = req_len,
@@ -155,6 +163,49 @@ static int dp_ipmi_cmd(u8 cmd, u8 *req, int req_len, u8 *resp, int len)
 	}
 	spin_unlock_irq(&dp_ipmi.lock);
 	return err;
+}
+
+/* One of acma's OEM commands.  Needs dp_ipmi.xfer. */
+static int dp_ipmi_cmd(u8 cmd, u8 *req, int req_len, u8 *resp, int len)
+{
+	return dp_ipmi_xfer(ACMA_NETFN, cmd, req, req_len, resp, len);
+}
+
+/*
+ * Is the BMC the one firmware names?  Get Device ID's manufacturer ID
+ * (bytes 6-8 of the answer, 20 bits) and product ID (bytes 9-10) must be
+ * firmware's "acma,bmc-id"; a refusal is logged once for each BMC seen.
+ * Needs dp_ipmi.xfer.
+ */
+static int dp_ipmi_check_id(void)
+{
+	const struct dram_power_map *map = dp_ipmi.map;
+	u8 id[11];
+	u32 mfg;
+	u16 product;
+	u64 seen;
+	int err;
+
+	if (!map->bmc_named) {
+		pr_err_once("firmware names no BMC (acma,bmc-id): no OEM command is sent\n");
+		return -EPROTO;
+	}
+	err = dp_ipmi_xfer(IPMI_NETFN_APP_REQUEST, IPMI_GET_DEVICE_ID_CMD,
+			   NULL, 0, id, sizeof(id));
+	if (err)
+		return err;
+	mfg = id[6] | id[7] << 8 | (id[8] & 0x0f) << 16;
+	product = get_unaligned_le16(&id[9]);
+	if (mfg == map->bmc_manufacturer && product == map->bmc_product) {
+		dp_ipmi.seen_id = 0;
+		return 0;
+	}
+	seen = (u64)mfg << 16 | product;
+	if (dp_ipmi.seen_id != seen)
+		pr_err("the BMC is manufacturer %u product 0x%04x, firmware names %u 0x%04x: no OEM command is sent to it\n",
+		       mfg, product, map->bmc_manufacturer, map->bmc_product);
+	dp_ipmi.seen_id = seen;
+	return -EPROTO;
 }
 
 /*
@@ -214,7 +265,10 @@ static int dp_ipmi_map_states(void)
 
 	if (dp_ipmi.mapped)
 		return 0;
-	err = dp_ipmi_cmd(ACMA_GET_COUNT, NULL, 0, count, sizeof(count));
+	err = dp_ipmi_check_id();
+	if (!err)
+		err = dp_ipmi_cmd(ACMA_GET_COUNT, NULL, 0, count,
+				  sizeof(count));
 	if (!err)
 		err = dp_ipmi_check_domains(count[0]);
 	if (err)
@@ -288,7 +342,10 @@ static int dp_ipmi_set(u16 id, u8 value)
 	int err;
 
 	mutex_lock(&dp_ipmi.xfer);
-	err = dp_ipmi_map_states();
+	/* a power change goes to the BMC firmware names, asked right before */
+	err = dp_ipmi.mapped ? dp_ipmi_check_id() : 0;
+	if (!err)
+		err = dp_ipmi_map_states();
 	if (!err && value >= dp_ipmi.map->nr_states)
 		err = -EINVAL;
 	if (!err) {

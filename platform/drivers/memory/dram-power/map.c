@@ -5,6 +5,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/property.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -26,6 +27,50 @@ int dram_power_refuse(char *why, size_t why_len, const char *fmt, ...)
 	vscnprintf(why, why_len, fmt, args);
 	va_end(args);
 	return -EINVAL;
+}
+
+/* Get Device ID's manufacturer ID: 20 bits, 0xfffff reserved. */
+#define DP_BMC_MANUFACTURER_MAX	0xffffe
+
+/**
+ * dram_power_parse_bmc_id() - Learn which BMC speaks acma's protocol.
+ * @node:	The devicetree node, or the ACPI device with the property in
+ *		its _DSD; NULL when firmware has neither.
+ * @map:	Filled in: @bmc_named and the IDs, when @node has the property.
+ * @why:	Filled with the reason for a refusal.
+ * @why_len:	Size of @why.
+ *
+ * "acma,bmc-id" is <MANUFACTURER PRODUCT>, as the BMC's Get Device ID
+ * reports them.  Without it no BMC is named, and the IPMI back end sends no
+ * OEM command to any.
+ *
+ * Return: 0, or -EINVAL when the property is there but malformed.
+ */
+int dram_power_parse_bmc_id(const struct fwnode_handle *node,
+		struct dram_power_map *map, char *why, size_t why_len)
+{
+	u32 id[2];
+	int n;
+
+	map->bmc_named = false;
+	if (!node || !fwnode_property_present(node, "acma,bmc-id"))
+		return 0;
+	n = fwnode_property_count_u32(node, "acma,bmc-id");
+	if (n != 2)
+		return dram_power_refuse(why, why_len,
+				"%pfw: acma,bmc-id has %d values, not 2 (manufacturer, product)",
+				node, n);
+	if (fwnode_property_read_u32_array(node, "acma,bmc-id", id, 2))
+		return dram_power_refuse(why, why_len,
+				"%pfw: acma,bmc-id cannot be read", node);
+	if (id[0] > DP_BMC_MANUFACTURER_MAX || id[1] > U16_MAX)
+		return dram_power_refuse(why, why_len,
+				"%pfw: acma,bmc-id <%u 0x%x>: manufacturer up to 0x%x, product up to 0xffff",
+				node, id[0], id[1], DP_BMC_MANUFACTURER_MAX);
+	map->bmc_manufacturer = id[0];
+	map->bmc_product = id[1];
+	map->bmc_named = true;
+	return 0;
 }
 
 static int range_cmp(const void *a, const void *b)

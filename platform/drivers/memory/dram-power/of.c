@@ -165,6 +165,8 @@ int dram_power_parse_fwnode(const struct fwnode_handle *node,
 				 "#address-cells %u, #size-cells %u: 1 or 2 each",
 				 na, ns);
 	err = dp_of_parse_states(node, map, why, why_len);
+	if (!err)
+		err = dram_power_parse_bmc_id(node, map, why, why_len);
 	if (err)
 		return err;
 	n = 0;
