@@ -29,7 +29,8 @@ for applet in $(/bin/busybox --list-full); do
 done
 
 install -m 755 "$top/scripts/guest/init" "$root/init"
-install -m 755 "$top/scripts/guest/run-tests" "$top/scripts/guest/demo" "$root/usr/share/acma/"
+install -m 755 "$top/scripts/guest/run-tests" "$top/scripts/guest/demo" "$top/scripts/guest/ranks-off" \
+	"$root/usr/share/acma/"
 install -m 644 "$top/scripts/guest/lib.sh" "$top/scripts/guest/damon.sh" "$top/scripts/guest/fleet.sh" \
 	"$root/usr/share/acma/"
 for t in "$top"/tests/e2e/guest/*; do

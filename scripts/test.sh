@@ -103,6 +103,45 @@ for t in "$top"/tests/build/*.sh; do
 done
 t_unit=$(date +%s)
 
+# reboot_check OUT BOARD-FILE KERNEL INITRD PREFIX: a boot of its own (acma.mode=reboot):
+# the guest scales down until ranks are off (scripts/guest/ranks-off) and restarts
+# with them off (QEMU exits: -no-reboot); then every rank must be on at the BMC, as
+# the DRAM power driver's reboot notifier leaves them for the next boot's firmware.
+reboot_check() {
+	local name=${5}host/ranks-on-at-reboot line off r raw bytes bad=
+	runner_init "$1" "$2"
+	bmc_start
+	qemu_start reboot "$3" "$4"
+	if ! qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
+		result fail "$name" "the guest did not restart within ${CONFIG_RUN_TIMEOUT:-900} s"
+		runner_cleanup
+		return
+	fi
+	line=$(tr -d '\r' < "$out/report.log" | grep -E '^(ranks-off|error) ' | tail -n 1)
+	case $line in
+	"ranks-off "*)
+		off=${line#ranks-off }
+		mapfile -t names < <("$boardgen" states "$2" | cut -d' ' -f1)
+		for r in $("$boardgen" ranks "$2" | cut -d' ' -f1 | sort -un); do
+			raw=$(bmc_admin raw 0x30 0x43 "$r" 2>&1) || { bad="$bad rank $r: $raw;"; continue; }
+			read -ra bytes <<< "$(echo "$raw" | tr '\n' ' ')"
+			state=${names[$((16#${bytes[1]:-ff}))]:-unknown}
+			[ "$state" = on ] || bad="$bad rank $r $state;"
+		done
+		echo "# restarted with ranks $off off; at the BMC after the restart:${bad:- every rank on}"
+		if [ -z "$bad" ]; then
+			result ok "$name"
+		else
+			result fail "$name" "not on after the restart:$bad (console: $out/console.log)"
+		fi
+		;;
+	*)
+		result fail "$name" "${line:-the guest said nothing} (report: $out/report.log)"
+		;;
+	esac
+	runner_cleanup
+}
+
 # e2e OUT BOARD-FILE KERNEL INITRD PREFIX GLOBS: the end-to-end tests of one board.
 e2e() {
 	local eout=$1 eboard=$2 ekernel=$3 einitrd=$4 prefix=$5 tests=$6
@@ -160,6 +199,9 @@ e2e() {
 		result ok "${prefix}host/runner-cleanup"
 	else
 		result fail "${prefix}host/runner-cleanup" "private run folder or scratch disk left ($left), processes left: ${alive:-none}"
+	fi
+	if [ "$BOARD_FIRMWARE" != none ] && matches ranks-on-at-reboot "$tests"; then
+		reboot_check "$eout-reboot" "$eboard" "$ekernel" "$einitrd" "$prefix"
 	fi
 }
 
