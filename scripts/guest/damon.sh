@@ -101,6 +101,7 @@ acma_off() {
 acma_diag() {
 	echo "diag: mem_bytes $(acma mem_bytes), owned $(acma owned_bytes), removed_blocks $(acma removed_blocks), min $(acma min_mem), max $(acma max_mem)"
 	echo "diag: contig" $(cd $CONTIG && for f in skipped_* owner_refused_*; do echo "$f=$(cat $f)"; done)
+	echo "diag: deferred blocks: $(tr '\n' ';' < $ACMA/deferred_blocks 2>/dev/null) pressure $(acma measured_pressure_us) us, MemAvailable $(meminfo MemAvailable) kB"
 	[ -r /proc/kpageflags ] || return 0
 	local npages=$(($(block_size) / 4096))
 	while read -r _ _ base size; do blocks_of $((base)) $size; done < $RANKS |
