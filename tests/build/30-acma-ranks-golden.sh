@@ -54,7 +54,7 @@ fi
 f=$fixtures/all-on/expected.json
 schema_rejects "a string for a number" $schema "$f" '.ranks[0].power_mw = "1350"' '$.ranks[0].power_mw'
 schema_rejects "an unknown member of a rank" $schema "$f" '.ranks[1].voltage_mv = 1200' '$.ranks[1]'
-schema_rejects "an unknown member" $schema "$f" '.dram_power_mw = 11000' '$'
+schema_rejects "an unknown member (the old W name)" $schema "$f" '.dram_power_w = 11' '$'
 schema_rejects "a missing member" $schema "$f" 'del(.saving_mw)' '$'
 schema_rejects "a time not ISO 8601 UTC" $schema "$f" '.ranks[2].since = "2026-12-05 08:00:40"' '$.ranks[2].since'
 

@@ -53,8 +53,8 @@ static const struct column rank_cols[NR_COLS] = {
 enum { SUM_DRAM_NOW, SUM_ALL_ON, SUM_SAVING, NR_SUMS };
 
 static const struct column sum_cols[NR_SUMS] = {
-	[SUM_DRAM_NOW] = { "DRAM power now (DCMI)", "dram_power_w", CELL_WATTS,
-		"the BMC's DCMI power reading, W" },
+	[SUM_DRAM_NOW] = { "DRAM power now (DCMI)", "dram_power_mw", CELL_MW,
+		"the BMC's DCMI power reading, whole W (mW in JSON)" },
 	[SUM_ALL_ON] = { "All ranks on", "all_on_mw", CELL_MW,
 		"the sum of the ranks' power when on (W; mW in JSON)" },
 	[SUM_SAVING] = { "Saving vs all ranks on", "saving_mw", CELL_MW,
@@ -208,7 +208,7 @@ static struct table *build_table(const struct bmc_rank *ranks,
 		now += ranks[i].power_mw;
 	}
 	if (have_dram)
-		cell_set_num(table_sum(t, SUM_DRAM_NOW), dram_w);
+		cell_set_num(table_sum(t, SUM_DRAM_NOW), dram_w * 1000ULL);
 	/* A sum over some of the ranks would look right and be wrong. */
 	if (complete) {
 		cell_set_num(table_sum(t, SUM_ALL_ON), all_on);
