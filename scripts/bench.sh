@@ -74,7 +74,11 @@ if [ -n "$(fig scale_down_ms 3)" ]; then
 		"$(fig spike_on_ms 3)" "$(fig spike_off_ms 3)" "$(ratio "$(fig spike_on_ms 3)" "$(fig spike_off_ms 3)")"
 	printf '%-44s %12s %12s %8s\n' "workload: 3 passes over its data (ms)" \
 		"$(fig checks_on_ms 3)" "$(fig checks_off_ms 3)" "$(ratio "$(fig checks_on_ms 3)" "$(fig checks_off_ms 3)")"
-	printf '%-44s %12s\n' "kdamond CPU at steady state" "$(fig kdamond_cpu_permille 3) permille"
+	kd=$(fig kdamond_cpu_permille 3) kr=$(fig reclaim_kdamond_cpu_permille 3)
+	printf '%-44s %12s %12s %8s\n' "" "acma" "reclaim" "ratio"
+	printf '%-44s %12s %12s %8s  %s\n' "kdamond CPU, idle, steady (permille)" "$kd" "${kr:--}" \
+		"$(ratio "$kd" "$kr")" "aim <= 1.00x DAMON_RECLAIM and <= 10: $(awk -v a="${kd:-0}" -v b="${kr:-0}" \
+		'BEGIN { print (b > 0 && a <= b && a <= 10) ? "met" : "not met" }')"
 	grep '^# data checks' "$out/bench.txt" || true
 fi
 # day_table: the scripted day's figures of the board whose report is in $out
