@@ -364,19 +364,18 @@ static void damon_contig_reclaim_cache(unsigned long pfn, unsigned long nr)
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 /*
  * /sys/kernel/debug/damon_contig/take_stall_ms: each take waits this long
- * between alloc_contig_range() and recording what it took, so that tests can
+ * between alloc_contig_range() and recording the chunk, so that tests can
  * race other memory hotplug users against that window.  0 does not wait.
  */
 static u32 damon_contig_take_stall_ms;
 
-static void damon_contig_stall(unsigned long pfn, unsigned long chunks)
+static void damon_contig_stall(unsigned long pfn)
 {
 	u32 ms = READ_ONCE(damon_contig_take_stall_ms);
 
 	if (!ms)
 		return;
-	pr_info("stalling the take of %lu chunk(s) from pfn %#lx for %u ms\n",
-		chunks, pfn, ms);
+	pr_info("stalling the take of pfn %#lx for %u ms\n", pfn, ms);
 	msleep(ms);
 }
 
@@ -388,7 +387,7 @@ static void __init damon_contig_debugfs_init(void)
 			&damon_contig_take_stall_ms);
 }
 #else
-static inline void damon_contig_stall(unsigned long pfn, unsigned long chunks)
+static inline void damon_contig_stall(unsigned long pfn)
 {
 }
 
@@ -549,7 +548,7 @@ static int damon_contig_take(unsigned long pfn, struct damos *s,
 			s->owner->failed(s, pfn, order, err);
 		return err;
 	}
-	damon_contig_stall(pfn, 1);
+	damon_contig_stall(pfn);
 
 	mutex_lock(&damon_contig_lock);
 	err = damon_contig_own(pfn, s);
@@ -561,66 +560,6 @@ static int damon_contig_take(unsigned long pfn, struct damos *s,
 				DAMON_CONTIG_NOMEM);
 	}
 	return err;
-}
-
-/* The most chunks one alloc_contig_range() takes at once: 128 MiB of 2 MiB ones. */
-#define DAMON_CONTIG_RUN_MAX	64
-
-/*
- * How many chunks from @pfn on, up to @max, nobody owns yet and look free
- * (see damon_contig_free_run()).
- */
-static unsigned long damon_contig_free_chunks(unsigned long pfn,
-		unsigned int order, unsigned long max)
-{
-	unsigned long n, nr = 1UL << order;
-
-	for (n = 0; n < max; n++, pfn += nr)
-		if (damon_contig_record_get(&damon_contig_owned, pfn) >= 0 ||
-		    !damon_contig_chunk_free(pfn, nr))
-			break;
-	return n;
-}
-
-/*
- * Take @n chunks from @pfn on, which all look free, with one
- * alloc_contig_range(): it isolates the range, drains the CPUs' page lists
- * and disables the LRU caches once for the run instead of once a chunk,
- * which is most of what taking a free chunk costs.  Each chunk is then owned
- * on its own, as damon_contig_take() owns one, and its owner may refuse it.
- * Return the chunks taken, or the error of alloc_contig_range() (nothing
- * taken: the caller goes on chunk by chunk).
- */
-static long damon_contig_take_run(unsigned long pfn, unsigned long n,
-		struct damos *s)
-{
-	unsigned long i, nr = 1UL << s->alloc_order;
-	long taken = 0;
-	int err;
-
-	err = damon_contig_check_range(pfn, n * nr);
-	if (err)
-		return err;
-	err = alloc_contig_range(pfn, pfn + n * nr, MIGRATE_MOVABLE,
-			GFP_KERNEL | __GFP_NOWARN);
-	if (err)
-		return err;
-	damon_contig_stall(pfn, n);
-
-	mutex_lock(&damon_contig_lock);
-	for (i = 0; i < n; i++, pfn += nr) {
-		err = damon_contig_own(pfn, s);
-		if (!err) {
-			taken++;
-			continue;
-		}
-		free_contig_range(pfn, nr);
-		damon_contig_count(err == -EPERM ? DAMON_CONTIG_REFUSED :
-				err == -EBUSY ? DAMON_CONTIG_BUSY :
-				DAMON_CONTIG_NOMEM);
-	}
-	mutex_unlock(&damon_contig_lock);
-	return taken;
 }
 
 static int damon_contig_give(unsigned long pfn, struct damos *s)
@@ -662,30 +601,6 @@ static bool damon_contig_quota_met(struct damos *s, unsigned long applied,
 	return charged + chunk > s->quota.esz;
 }
 
-/*
- * How many chunks "alloc" may take at once from @pfn on, with @applied bytes
- * taken so far and @left pages left in the region: at most
- * DAMON_CONTIG_RUN_MAX, within @pfn's memory block, and no more than the
- * scheme's quota leaves.
- */
-static unsigned long damon_contig_run_max(struct damos *s, unsigned long pfn,
-		unsigned long applied, unsigned long left)
-{
-	unsigned long chunk = PAGE_SIZE << s->alloc_order;
-	unsigned long block = PHYS_PFN(memory_block_size_bytes());
-	unsigned long max = min(left >> s->alloc_order,
-			(unsigned long)DAMON_CONTIG_RUN_MAX);
-	unsigned long charged = s->quota.charged_sz + applied;
-
-	/* a run stays in its memory block, which may be going offline */
-	max = min(max, (block - (pfn & (block - 1))) >> s->alloc_order);
-
-	if (s->quota.esz)
-		max = min(max, charged < s->quota.esz ?
-				DIV_ROUND_UP(s->quota.esz - charged, chunk) : 1UL);
-	return max;
-}
-
 /**
  * damon_contig_alloc_region() - Apply DAMOS_ALLOC to a region.
  * @r:	The region, in physical addresses.
@@ -693,8 +608,7 @@ static unsigned long damon_contig_run_max(struct damos *s, unsigned long pfn,
  *
  * Takes every naturally aligned &damos->alloc_order chunk inside @r that is
  * not owned yet, stopping early once the scheme's quota is met; only the
- * chunks that are free if the owner says the region's data stays.  A run of
- * chunks that look free is taken with one alloc_contig_range().
+ * chunks that are free if the owner says the region's data stays.
  *
  * Context: kdamond, may sleep.
  * Return: the bytes taken.
@@ -705,32 +619,14 @@ unsigned long damon_contig_alloc_region(struct damon_region *r,
 	unsigned long nr = 1UL << s->alloc_order;
 	unsigned long pfn = ALIGN(PHYS_PFN(r->ar.start), nr);
 	unsigned long end = PHYS_PFN(r->ar.end);
-	unsigned long applied = 0, no_run_below = 0;
+	unsigned long applied = 0;
 	bool migrate = !s->owner || !s->owner->migrate ||
 		s->owner->migrate(s, r);
 
 	for (; pfn + nr <= end; pfn += nr) {
-		unsigned long run = 0;
-		long taken;
-
 		if (damon_contig_quota_met(s, applied, nr << PAGE_SHIFT) ||
 				fatal_signal_pending(current))
 			break;
-		if (pfn >= no_run_below)
-			run = damon_contig_free_chunks(pfn, s->alloc_order,
-					damon_contig_run_max(s, pfn, applied,
-						end - pfn));
-		if (run > 1) {
-			taken = damon_contig_take_run(pfn, run, s);
-			if (taken >= 0) {
-				applied += (taken * nr) << PAGE_SHIFT;
-				pfn += (run - 1) * nr;
-				cond_resched();
-				continue;
-			}
-			/* what failed as a run is taken chunk by chunk */
-			no_run_below = pfn + run * nr;
-		}
 		if (!damon_contig_take(pfn, s, migrate))
 			applied += nr << PAGE_SHIFT;
 		cond_resched();

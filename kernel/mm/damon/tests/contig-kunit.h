@@ -207,35 +207,6 @@ static void damon_contig_test_visit_stops(struct kunit *test)
 	xa_destroy(&xa);
 }
 
-/*
- * A run of chunks taken at once stays in its memory block, within
- * DAMON_CONTIG_RUN_MAX and the region, and within what the quota leaves.
- */
-static void damon_contig_test_run_max(struct kunit *test)
-{
-	unsigned long block = PHYS_PFN(memory_block_size_bytes());
-	unsigned long nr = pageblock_nr_pages, chunk = PB_BYTES;
-	unsigned long per_block = block / nr;
-	struct damos s = { .alloc_order = pageblock_order };
-	unsigned long want = min(per_block, (unsigned long)DAMON_CONTIG_RUN_MAX);
-
-	/* no quota: the block's chunks from its start, the rest of it after */
-	KUNIT_EXPECT_EQ(test, damon_contig_run_max(&s, 4 * block, 0, 8 * block),
-			want);
-	KUNIT_EXPECT_EQ(test, damon_contig_run_max(&s, 4 * block + block - nr,
-				0, 8 * block), 1UL);
-	/* the region's end */
-	KUNIT_EXPECT_EQ(test, damon_contig_run_max(&s, 4 * block, 0, 2 * nr),
-			min(2UL, want));
-	/* the quota: 3 chunks left of it, then 1 once it is (over)met */
-	s.quota.esz = 5 * chunk;
-	s.quota.charged_sz = chunk;
-	KUNIT_EXPECT_EQ(test, damon_contig_run_max(&s, 4 * block, chunk,
-				8 * block), min(3UL, want));
-	KUNIT_EXPECT_EQ(test, damon_contig_run_max(&s, 4 * block, 6 * chunk,
-				8 * block), 1UL);
-}
-
 static struct kunit_case damon_contig_test_cases[] = {
 	KUNIT_CASE(damon_contig_test_add_and_count),
 	KUNIT_CASE(damon_contig_test_no_double_ownership),
@@ -243,7 +214,6 @@ static struct kunit_case damon_contig_test_cases[] = {
 	KUNIT_CASE(damon_contig_test_visit_chunks_once),
 	KUNIT_CASE(damon_contig_test_owners),
 	KUNIT_CASE(damon_contig_test_visit_stops),
-	KUNIT_CASE(damon_contig_test_run_max),
 	{},
 };
 
