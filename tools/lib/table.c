@@ -221,8 +221,6 @@ static char *cell_text(const struct column *col, const struct cell *c)
 		return asprintf(&s, "%llu", c->num) < 0 ? NULL : s;
 	case CELL_MW:
 		return format_mw(c->num);
-	case CELL_WATTS:
-		return asprintf(&s, "%llu W", c->num) < 0 ? NULL : s;
 	case CELL_TIME:
 		format_time(buf, sizeof(buf), c->num);
 		return strdup(buf);

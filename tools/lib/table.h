@@ -19,8 +19,7 @@
 enum cell_kind {
 	CELL_NUMBER,	/* unsigned number, right-aligned */
 	CELL_TEXT,
-	CELL_MW,	/* milliwatts: "1.35 W" in text (W as CELL_WATTS), mW in JSON */
-	CELL_WATTS,	/* watts: "9 W" in text */
+	CELL_MW,	/* milliwatts: "1.35 W" in text, mW in JSON */
 	CELL_TIME,	/* Unix time, printed in UTC as 2026-12-03T08:33:15Z */
 	CELL_BYTES,	/* bytes: "512 MiB", "3.19 GiB" in text */
 	CELL_FLAG,	/* 0 or 1: "N" or "Y" in text, false or true in JSON */
