@@ -330,6 +330,8 @@ struct damon_acma_add_retry {
  *			taken off while their scheme runs at full speed.
  * @stashed_ms:		Their time quotas, while they run at full speed.
  * @resize_work:	Removes and adds blocks outside of kdamond.
+ * @wq:			Runs @resize_work; freezable, so that no block is
+ *			removed or added while the system sleeps.
  * @shrinker:		Brings removed blocks back when the kernel reclaims.
  * @scaling:		DAMON_ACMA is on; under @lock.
  * @lock:		Protects @blocks, @nr_blocks_in and the windows.
@@ -374,6 +376,7 @@ struct damon_acma {
 	struct list_head stashed_goals[NR_DAMON_ACMA_SCHEMES];
 	unsigned long stashed_ms[NR_DAMON_ACMA_SCHEMES];
 	struct work_struct resize_work;
+	struct workqueue_struct *wq;
 	struct shrinker *shrinker;
 	bool scaling;
 	struct mutex lock;
@@ -1281,7 +1284,7 @@ static void damon_acma_resize_fn(struct work_struct *work)
 			continue;
 		/* blocks wanted meanwhile go first */
 		if (damon_acma_adding_blocks()) {
-			queue_work(system_long_wq, &acma.resize_work);
+			queue_work(acma.wq, &acma.resize_work);
 			break;
 		}
 		mutex_unlock(&acma.lock);
@@ -1682,7 +1685,7 @@ static unsigned long damon_acma_shrink_scan(struct shrinker *shrinker,
 		queue = damon_acma_want_blocks(DAMON_ACMA_MAX_ADDS / 4);
 	mutex_unlock(&acma.lock);
 	if (queue)
-		queue_work(system_long_wq, &acma.resize_work);
+		queue_work(acma.wq, &acma.resize_work);
 	return SHRINK_STOP;
 }
 
@@ -1906,7 +1909,7 @@ static void damon_acma_step(struct damon_ctx *c)
 	damon_acma_pace(down, DAMON_ACMA_SCALE_DOWN, measured);
 	damon_acma_feed_scale_up(up);
 	if (resize)
-		queue_work(system_long_wq, &acma.resize_work);
+		queue_work(acma.wq, &acma.resize_work);
 	damon_acma_notify();
 }
 
@@ -2086,7 +2089,7 @@ static int damon_acma_give_all_back(void)
 			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ADDING);
 	}
 	mutex_unlock(&acma.lock);
-	queue_work(system_long_wq, &acma.resize_work);
+	queue_work(acma.wq, &acma.resize_work);
 	while (flush_work(&acma.resize_work))
 		;
 	for (i = 0; i < acma.nr_blocks; i++)
@@ -2498,6 +2501,10 @@ static int __init damon_acma_init(void)
 	int i, err;
 
 	damon_acma_fault_init();
+	/* no block is removed or added while the system sleeps */
+	acma.wq = alloc_workqueue("damon_acma", WQ_FREEZABLE | WQ_UNBOUND, 1);
+	if (!acma.wq)
+		return -ENOMEM;
 	err = register_memory_notifier(&damon_acma_memory_nb);
 	if (err)
 		return err;

@@ -268,7 +268,9 @@ retry:
 	dram_power_error(d, "power-off", err);
 	d->backoff_ms = clamp(d->backoff_ms * 2, DRAM_POWER_RETRY_MIN_MS,
 			      DRAM_POWER_RETRY_MAX_MS);
-	mod_delayed_work(system_wq, &d->retry, msecs_to_jiffies(d->backoff_ms));
+	/* no firmware call while the system sleeps: the retry waits for it */
+	mod_delayed_work(system_freezable_wq, &d->retry,
+			 msecs_to_jiffies(d->backoff_ms));
 	return err;
 }
 
