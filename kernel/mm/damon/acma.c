@@ -53,6 +53,9 @@
 #include <linux/damon_acma.h>
 #include "modules-common.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/damon_acma.h>
+
 #ifdef MODULE_PARAM_PREFIX
 #undef MODULE_PARAM_PREFIX
 #endif
@@ -551,12 +554,28 @@ static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
  * The one place a block's state changes, keeping the count of blocks in
  * each state.  Needs acma.lock.
  */
+static const char * const damon_acma_block_state_names[] = {
+	[DAMON_ACMA_BLOCK_ONLINE] = "online",
+	[DAMON_ACMA_BLOCK_REMOVING] = "removing",
+	[DAMON_ACMA_BLOCK_REMOVED] = "removed",
+	[DAMON_ACMA_BLOCK_ADDING] = "adding",
+	[DAMON_ACMA_BLOCK_OFFLINE] = "offline",
+	[DAMON_ACMA_BLOCK_KERNEL] = "kernel",
+};
+static_assert(ARRAY_SIZE(damon_acma_block_state_names) ==
+	      NR_DAMON_ACMA_BLOCK_STATES);
+
 static void damon_acma_set_block_state(int i,
 		enum damon_acma_block_state state)
 {
 	enum damon_acma_block_state old = acma.blocks[i];
 
 	lockdep_assert_held(&acma.lock);
+	if (old != state && trace_damon_acma_block_state_enabled())
+		trace_damon_acma_block_state(PHYS_PFN(acma.block_start[i]) /
+				PHYS_PFN(acma.block_size),
+				damon_acma_block_state_names[old],
+				damon_acma_block_state_names[state]);
 	WRITE_ONCE(acma.nr_blocks_in[old], acma.nr_blocks_in[old] - 1);
 	WRITE_ONCE(acma.nr_blocks_in[state], acma.nr_blocks_in[state] + 1);
 	WRITE_ONCE(acma.blocks[i], state);
@@ -1910,6 +1929,12 @@ static void damon_acma_step(struct damon_ctx *c)
 	damon_acma_feed_scale_up(up);
 	if (resize)
 		queue_work(acma.wq, &acma.resize_work);
+	trace_damon_acma_step(mem, acma.cfg.min_mem, acma.cfg.max_mem,
+			max(avail, 0L) << PAGE_SHIFT,
+			max(headroom, 0L) << PAGE_SHIFT,
+			acma.pressure_us, wanted, urgent, open,
+			damon_acma_blocks_in(DAMON_ACMA_BLOCK_REMOVING),
+			damon_acma_adding_blocks());
 	damon_acma_notify();
 }
 

@@ -31,6 +31,9 @@
 #include <linux/damon_acma.h>
 #include "dram-power.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/dram_power.h>
+
 /* Power-off retries: first after 1 s, doubling up to about a minute. */
 #define DRAM_POWER_RETRY_MIN_MS	1000
 #define DRAM_POWER_RETRY_MAX_MS	64000
@@ -71,6 +74,9 @@ void dram_power_set_state(struct dram_power_domain *d,
 	d->since = now;
 	if (state == d->state && d->entries[state])
 		return;
+	if (state != d->state)
+		trace_dram_power_state(d->desc.id, dram_power_state_name(d->state),
+				       dram_power_state_name(state));
 	d->entries[state]++;
 	/* a confirmed change of power: off, or back on */
 	if (state == DRAM_POWER_OFF ||
@@ -138,13 +144,25 @@ static void dram_power_fault_init(void)
 static int dram_power_fw_set(struct dram_power *dp,
 		struct dram_power_domain *d, u8 value)
 {
-	return dram_power_fw_fails() ? -EIO : dp->backend->set(d->desc.id, value);
+	u64 t0 = ktime_get_ns();
+	int err;
+
+	err = dram_power_fw_fails() ? -EIO : dp->backend->set(d->desc.id, value);
+	trace_dram_power_firmware(d->desc.id, "set", value, err,
+				  ktime_get_ns() - t0);
+	return err;
 }
 
 static int dram_power_fw_get(struct dram_power *dp,
 		struct dram_power_domain *d, u8 *value)
 {
-	return dram_power_fw_fails() ? -EIO : dp->backend->get(d->desc.id, value);
+	u64 t0 = ktime_get_ns();
+	int err;
+
+	err = dram_power_fw_fails() ? -EIO : dp->backend->get(d->desc.id, value);
+	trace_dram_power_firmware(d->desc.id, "get", err ? 0 : *value, err,
+				  ktime_get_ns() - t0);
+	return err;
 }
 
 static int dram_power_count_block(struct memory_block *mem, void *arg)
