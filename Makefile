@@ -187,9 +187,10 @@ help:
 	@echo '  fuzz                 the BMC plugin'"'"'s fuzz harness under ASan/UBSan, host only'
 	@echo '                       (FUZZ_COUNT=$(FUZZ_COUNT) requests; FUZZ_SEED=N repeats a run)'
 	@echo '  bench                benchmarks in QEMU, figures beside their baselines'
+	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board;'
+	@echo '                       BENCH_REPS=N rounds of the noisy ones, default 3, medians and min-max)'
 	@echo '  soak                 the BMC fuzzed (FUZZ_COUNT), then SOAK_CYCLES (1000) rank cycles,'
 	@echo '                       the BMC failing at random (SOAK_SEED=), data checked every cycle'
-	@echo '                       (BENCHES=GLOB[,GLOB] picks some; on qemu-arm64 also the x86 board)'
 	@echo '  ranks-bench          acma-ranks'"'"' status of 8 and of 64 ranks against private BMCs, host only'
 	@echo '                       (BASELINE=REV: also acma-ranks built from git revision REV, side by side)'
 	@echo '  plot                 a trace of acma-trace as a PNG: memory above, DRAM power below'
@@ -449,7 +450,7 @@ soak: all $(BMC_FUZZ)
 		--kernel $(KIMAGE) --initrd $(INITRAMFS) --out $(B)/soak $(ACPI_ARGS)
 
 bench: all bench-boards
-	@BENCHES='$(BENCHES)' scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
+	@BENCHES='$(BENCHES)' BENCH_REPS='$(BENCH_REPS)' scripts/bench.sh --board $(BOARD_FILE) --kernel $(KIMAGE) --initrd $(INITRAMFS) \
 		--out $(B)/bench $(ACPI_ARGS) $(foreach tb,$(BENCH_ALSO),--also '$(tb)')
 
 # acma-ranks against private BMCs of 8 and 64 ranks, no QEMU; make ranks-bench BASELINE=main
