@@ -550,10 +550,6 @@ static int damon_acma_platform_remove(phys_addr_t start, unsigned long size)
 	return err;
 }
 
-/*
- * The one place a block's state changes, keeping the count of blocks in
- * each state.  Needs acma.lock.
- */
 static const char * const damon_acma_block_state_names[] = {
 	[DAMON_ACMA_BLOCK_ONLINE] = "online",
 	[DAMON_ACMA_BLOCK_REMOVING] = "removing",
@@ -565,6 +561,16 @@ static const char * const damon_acma_block_state_names[] = {
 static_assert(ARRAY_SIZE(damon_acma_block_state_names) ==
 	      NR_DAMON_ACMA_BLOCK_STATES);
 
+/* Block @i's number, as /sys/devices/system/memory/memoryN names it. */
+static unsigned long damon_acma_block_id(int i)
+{
+	return PHYS_PFN(acma.block_start[i]) / PHYS_PFN(acma.block_size);
+}
+
+/*
+ * The one place a block's state changes, keeping the count of blocks in
+ * each state.  Needs acma.lock.
+ */
 static void damon_acma_set_block_state(int i,
 		enum damon_acma_block_state state)
 {
@@ -572,8 +578,7 @@ static void damon_acma_set_block_state(int i,
 
 	lockdep_assert_held(&acma.lock);
 	if (old != state && trace_damon_acma_block_state_enabled())
-		trace_damon_acma_block_state(PHYS_PFN(acma.block_start[i]) /
-				PHYS_PFN(acma.block_size),
+		trace_damon_acma_block_state(damon_acma_block_id(i),
 				damon_acma_block_state_names[old],
 				damon_acma_block_state_names[state]);
 	WRITE_ONCE(acma.nr_blocks_in[old], acma.nr_blocks_in[old] - 1);
@@ -2458,8 +2463,7 @@ static int damon_acma_deferred_blocks_load(char *buffer,
 				damon_acma_deferred_until(i) - jiffies),
 				MSEC_PER_SEC);
 		n = scnprintf(line, sizeof(line), "memory%lu %s %u\n",
-				PHYS_PFN(acma.block_start[i]) /
-				PHYS_PFN(acma.block_size),
+				damon_acma_block_id(i),
 				acma.deferred[i].unmovable ? "unmovable" :
 				"in-use", secs);
 		/* whole lines only: the first PAGE_SIZE bytes' worth */
