@@ -169,7 +169,13 @@ e2e() {
 			result fail "${prefix}guest/boot" "the guest reported no tests (console: $out/console.log)"
 		fi
 	else
-		result fail "${prefix}guest/finish" "the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
+		# what it reported so far counts; the test it was running is named
+		tap_import "$prefix" "$out/report.log"
+		running=$(tr -d '\r' < "$out/report.log" | grep -E '^(# running |(not )?ok )' | tail -n 1 | sed -n 's/^# running //p')
+		tr -d '\r' < "$out/console.log" | grep -E -A12 'blocked for more|task:.* state:D' |
+			head -n 60 | sed 's/^/# console: /' || true
+		result fail "${prefix}guest/finish" \
+			"the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s${running:+, in $running} (console: $out/console.log)"
 	fi
 	# The kernel's KUnit suites ran at boot and reported KTAP on the console:
 	# one result per suite (top-level lines), with the failing cases' diagnostics.
