@@ -30,15 +30,24 @@ for dir in "$fixtures"/*/; do
 		echo "FAIL: $scenario: expected.json is not valid JSON"
 		failed=1
 	fi
-	# the failures that print no JSON (unreachable, login refused) have none to check
-	if [ -s "$dir/expected.json" ] || [ -s "$tmp/out" ]; then
-		cp "$tmp/out" "$tmp/$scenario.json"
-		schema_check "$scenario json: expected.json and the output" $schema \
-			"$fixtures/$scenario/expected.json" "$tmp/$scenario.json"
-		validated=$((validated + 1))
+	cp "$tmp/out" "$tmp/$scenario.json"
+	schema_check "$scenario json: expected.json and the output" $schema \
+		"$fixtures/$scenario/expected.json" "$tmp/$scenario.json"
+	validated=$((validated + 1))
+	# a BMC not read at all: the JSON says why, as the exit status and stderr do
+	rc=$(cat "$dir/expected.rc")
+	if [ "$rc" -ge 3 ]; then
+		got=$(jq -r '[.error.exit, .ranks, .dram_power_mw, .saving_mw] | map(tostring) | join(" ")' "$tmp/out")
+		msg=$(jq -r .error.message "$tmp/out")
+		if [ "$got" = "$rc null null null" ] && [ "acma-ranks: $msg" = "$(cat "$tmp/err")" ]; then
+			echo "ok: $scenario --json: error {exit $rc, the message stderr gives}, every value null"
+		else
+			echo "FAIL: $scenario --json: error/values '$got', message '$msg' (exit $rc, stderr $(cat "$tmp/err"))"
+			failed=1
+		fi
 	fi
 done
-[ $validated -ge 4 ] || fail "schema" "only $validated scenarios print JSON to check"
+[ $validated -ge 7 ] || fail "schema" "only $validated scenarios print JSON to check"
 
 # The schema's members are those of the JSON, in its order.
 want=$(jq -c '[(.properties | keys_unsorted), (.["$defs"].rank.properties | keys_unsorted)]' \
@@ -56,6 +65,7 @@ schema_rejects "a string for a number" $schema "$f" '.ranks[0].power_mw = "1350"
 schema_rejects "an unknown member of a rank" $schema "$f" '.ranks[1].voltage_mv = 1200' '$.ranks[1]'
 schema_rejects "an unknown member (the old W name)" $schema "$f" '.dram_power_w = 11' '$'
 schema_rejects "a missing member" $schema "$f" 'del(.saving_mw)' '$'
+schema_rejects "an error whose exit status is not 3, 4 or 5" $schema "$f" '.error = {"exit": 1, "message": "x"}' '$.error'
 schema_rejects "a time not ISO 8601 UTC" $schema "$f" '.ranks[2].since = "2026-12-05 08:00:40"' '$.ranks[2].since'
 
 # shellcheck disable=SC2046

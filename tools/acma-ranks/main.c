@@ -50,7 +50,7 @@ static const struct column rank_cols[NR_COLS] = {
 		"what it draws in that state, board figure (W; mW in JSON)" },
 };
 
-enum { SUM_DRAM_NOW, SUM_ALL_ON, SUM_SAVING, NR_SUMS };
+enum { SUM_DRAM_NOW, SUM_ALL_ON, SUM_SAVING, SUM_ERROR, NR_SUMS };
 
 static const struct column sum_cols[NR_SUMS] = {
 	[SUM_DRAM_NOW] = { "DRAM power now (DCMI)", "dram_power_mw", CELL_MW,
@@ -59,6 +59,9 @@ static const struct column sum_cols[NR_SUMS] = {
 		"the sum of the ranks' power when on (W; mW in JSON)" },
 	[SUM_SAVING] = { "Saving vs all ranks on", "saving_mw", CELL_MW,
 		"All ranks on minus the sum of POWER (W; mW in JSON)" },
+	[SUM_ERROR] = { "Error", "error", CELL_LIST,
+		"JSON only: why the BMC was not read at all (exit, message), or null",
+		.json_only = true },
 };
 
 static void usage(FILE *f)
@@ -226,23 +229,48 @@ static void set_session_err(struct bmc_err *err, const struct ipmi_answer *fail)
 	snprintf(err->why, sizeof(err->why), "%s", fail->why);
 }
 
-/* The one-line error when the session or its first command fails; the exit code. */
-static int probe_failed(const struct ipmi_conn *conn, const struct bmc_err *err)
+/*
+ * The one-line error when the session or its first command fails, on stderr;
+ * with --json also the JSON, every value null and the error said. The exit code.
+ */
+static int probe_failed(const struct ipmi_conn *conn, const struct bmc_err *err,
+			bool json)
 {
+	char msg[384], obj[512], *quoted;
+	struct table *t;
+	int code;
+
 	switch (err->fault) {
 	case IPMI_UNREACHABLE:
-		fprintf(stderr, "acma-ranks: cannot reach the BMC at %s port %s: %s\n",
-			conn->host, conn->port, err->why);
-		return EXIT_UNREACHABLE;
+		snprintf(msg, sizeof(msg), "cannot reach the BMC at %s port %s: %s",
+			 conn->host, conn->port, err->why);
+		code = EXIT_UNREACHABLE;
+		break;
 	case IPMI_BAD_LOGIN:
 	case IPMI_NO_PRIVILEGE:
-		fprintf(stderr, "acma-ranks: the BMC at %s port %s refused the login of '%s': %s\n",
-			conn->host, conn->port, conn->user, err->why);
-		return EXIT_LOGIN;
+		snprintf(msg, sizeof(msg), "the BMC at %s port %s refused the login of '%s': %s",
+			 conn->host, conn->port, conn->user, err->why);
+		code = EXIT_LOGIN;
+		break;
 	default:
-		fprintf(stderr, "acma-ranks: %s: %s\n", err->what, err->why);
-		return EXIT_IPMITOOL;
+		snprintf(msg, sizeof(msg), "%s: %s", err->what, err->why);
+		code = EXIT_IPMITOOL;
+		break;
 	}
+	fprintf(stderr, "acma-ranks: %s\n", msg);
+	if (!json)
+		return code;
+	t = table_new("ranks", rank_cols, NR_COLS, 0, sum_cols, NR_SUMS);
+	quoted = json_quote(msg);
+	if (t && quoted) {
+		t->rows_unknown = true;
+		snprintf(obj, sizeof(obj), "{\"exit\": %d, \"message\": %s}", code, quoted);
+		if (!cell_set_list(table_sum(t, SUM_ERROR), 1, msg, obj))
+			table_print_json(t, stdout);
+	}
+	free(quoted);
+	table_free(t);
+	return code;
 }
 
 static int print_table(struct table *t, bool json, const struct colsel *sel)
@@ -375,12 +403,12 @@ int main(int argc, char **argv)
 	if (!session) {
 		free(from_file);
 		set_session_err(&err, &fail);
-		return probe_failed(&conn, &err);
+		return probe_failed(&conn, &err, json);
 	}
 	if (bmc_probe(session, &count, &err)) {
 		ipmi_close(session);
 		free(from_file);
-		return probe_failed(&conn, &err);
+		return probe_failed(&conn, &err, json);
 	}
 
 	ranks = calloc(count.ranks + 1, sizeof(*ranks));

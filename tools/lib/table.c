@@ -319,10 +319,14 @@ int table_print_text(const struct table *t, FILE *f)
 	if (t->nr_sums && t->nr_cols)
 		fputc('\n', f);
 	for (c = 0; c < t->nr_sums; c++)
-		if (strlen(t->sums[c].name) > label)
+		if (!t->sums[c].json_only && strlen(t->sums[c].name) > label)
 			label = strlen(t->sums[c].name);
 	for (c = 0; c < t->nr_sums; c++) {
-		char *s = cell_text(&t->sums[c], &t->sum_cells[c]);
+		char *s;
+
+		if (t->sums[c].json_only)
+			continue;
+		s = cell_text(&t->sums[c], &t->sum_cells[c]);
 
 		if (!s)
 			goto out;
@@ -352,6 +356,28 @@ static void json_string(const char *s, FILE *f)
 			fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/**
+ * json_quote() - a string as a JSON string, quotes and escapes included
+ * @s: the string
+ *
+ * Return: the JSON text, to free; NULL when out of memory.
+ */
+char *json_quote(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	json_string(s, f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 static void json_value(const struct column *col, const struct cell *c, FILE *f)
@@ -396,7 +422,10 @@ static void json_members(const struct table *t, bool *first, FILE *f)
 {
 	size_t shown[TABLE_MAX_COLS + 1], nr_shown, r, c, i;
 
-	if (t->rows_key) {
+	if (t->rows_key && t->rows_unknown) {
+		json_member(t->rows_key, first, f);
+		fputs("null", f);
+	} else if (t->rows_key) {
 		nr_shown = t->sel.nr ? shown_columns(t, true, shown) : t->nr_cols;
 		json_member(t->rows_key, first, f);
 		fprintf(f, "[%s", t->nr_rows ? "\n" : "");

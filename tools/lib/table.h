@@ -58,6 +58,7 @@ struct colsel {
 
 struct table {
 	const char *rows_key;	/* JSON member holding the rows; NULL: no rows */
+	bool rows_unknown;	/* the rows could not be read: null in JSON */
 	const struct column *cols;
 	size_t nr_cols;
 	struct colsel sel;	/* the columns printed, in text and JSON */
@@ -79,6 +80,7 @@ int cell_set_text(struct cell *c, const char *text);
 int cell_set_list(struct cell *c, size_t nr, const char *text, const char *json);
 int table_print_text(const struct table *t, FILE *f);
 void table_print_json(const struct table *t, FILE *f);
+char *json_quote(const char *s);
 void table_print_json_all(const struct table *const *tables, size_t nr_tables,
 			  FILE *f);
 void table_print_help(const struct column *cols, size_t nr_cols, FILE *f);
