@@ -23,6 +23,7 @@
 #include "exitcodes.h"
 #include "sample.h"
 #include "sysfs.h"
+#include "watch.h"
 
 #define PROG		"acma-trace"
 
@@ -46,11 +47,13 @@ struct trace {
 	unsigned long long duration_ns;
 	unsigned long long samples;	/* 0: no limit */
 	const char *output;		/* NULL: stdout */
+	bool on_change;			/* also a row on a rank's change */
 };
 
 static void usage(FILE *f)
 {
-	fputs("Usage: acma-trace [-i INTERVAL] [-d DURATION] [-n N] [-o FILE] [--sysroot DIR]\n"
+	fputs("Usage: acma-trace [-i INTERVAL] [-d DURATION] [-n N] [-e] [-o FILE]\n"
+	      "                  [--sysroot DIR]\n"
 	      "\n"
 	      "Records DAMON_ACMA, the kernel's memory auto-scaling\n"
 	      "(/sys/module/damon_acma/parameters), the DRAM power domains\n"
@@ -65,6 +68,9 @@ static void usage(FILE *f)
 	      "  -d, --duration DURATION  stop after DURATION: rows at 0, INTERVAL,\n"
 	      "                           2 x INTERVAL, ... up to DURATION\n"
 	      "  -n, --samples N          stop after N rows\n"
+	      "  -e, --on-change          also a row as soon as a rank's power state\n"
+	      "                           changes (the DRAM power driver wakes poll(2) on\n"
+	      "                           its domainN/state), off the grid, at its own time\n"
 	      "  -o, --output FILE        write the CSV to FILE (made or emptied), not stdout\n"
 	      "  --sysroot DIR            read DIR/sys and DIR/proc instead of /sys and /proc\n"
 	      "                           (a captured tree); messages name the files as on\n"
@@ -105,22 +111,6 @@ static unsigned long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * NS_PER_S + ts.tv_nsec;
-}
-
-/* Wait for @deadline (CLOCK_MONOTONIC); true if one of @stop came first. */
-static bool stopped_before(unsigned long long deadline, const sigset_t *stop)
-{
-	unsigned long long now;
-	struct timespec left;
-
-	while ((now = now_ns()) < deadline) {
-		left.tv_sec = (deadline - now) / NS_PER_S;
-		left.tv_nsec = (deadline - now) % NS_PER_S;
-		/* -1: the time is up (EAGAIN) or another signal came (EINTR) */
-		if (sigtimedwait(stop, NULL, &left) > 0)
-			return true;
-	}
-	return false;
 }
 
 /*
@@ -167,16 +157,22 @@ static int trace_run(struct sysfs *fs, const struct trace *tr, FILE *out,
 		     const char *name)
 {
 	unsigned long long start, next, rows = 0;
+	enum watch_event ev;
+	struct watch watch;
 	char *last = NULL;
 	struct sample s;
 	sigset_t stop;
 	int ret;
 
-	/* Blocked, SIGINT and SIGTERM wait for sigtimedwait(): a row is never cut. */
+	/* Blocked, SIGINT and SIGTERM wait for the watch (a signalfd): a row is never cut. */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
+	if (watch_init(&watch, fs, &stop, tr->on_change)) {
+		fprintf(stderr, PROG ": cannot wait for signals: %s\n", strerror(errno));
+		return EXIT_FAILED;
+	}
 	sample_print_header(out);
 	ret = flushed(out, name);
 	start = now_ns();
@@ -190,12 +186,19 @@ static int trace_run(struct sysfs *fs, const struct trace *tr, FILE *out,
 		ret = flushed(out, name);
 		if (ret != EXIT_DONE || ++rows == tr->samples)
 			break;
-		/* the next time on the grid still ahead */
+		/* the next time on the grid still ahead; a change comes in between */
 		next = ((now_ns() - start) / tr->interval_ns + 1) * tr->interval_ns;
-		if ((tr->has_duration && next > tr->duration_ns) ||
-		    stopped_before(start + next, &stop))
+		if (tr->has_duration && next > tr->duration_ns)
+			break;
+		ev = watch_until(&watch, start + next);
+		if (ev == WATCH_FAILED) {
+			fprintf(stderr, PROG ": waiting: %s\n", strerror(errno));
+			ret = EXIT_FAILED;
+		}
+		if (ev == WATCH_STOP || ev == WATCH_FAILED)
 			break;
 	}
+	watch_free(&watch);
 	free(last);
 	return ret;
 }
@@ -207,6 +210,7 @@ int main(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "samples", required_argument, NULL, 'n' },
+		{ "on-change", no_argument, NULL, 'e' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "help", no_argument, NULL, 'h' },
@@ -220,7 +224,7 @@ int main(int argc, char **argv)
 
 	/* One line of our own instead of getopt's. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "i:d:n:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:d:n:eo:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			if (parse_time(optarg, &tr.interval_ns) || !tr.interval_ns)
@@ -235,6 +239,9 @@ int main(int argc, char **argv)
 		case 'n':
 			if (parse_digits(optarg, &end, &tr.samples) || *end || !tr.samples)
 				return usage_error(PROG, "-n wants a number above 0", optarg);
+			break;
+		case 'e':
+			tr.on_change = true;
 			break;
 		case 'o':
 			tr.output = optarg;

@@ -323,6 +323,28 @@ int sysfs_list_ids(struct sysfs *fs, const char *dir, const char *prefix,
 }
 
 /**
+ * sysfs_open() - open a file under the root
+ * @fs: the root
+ * @path: absolute, as on the machine (/sys/...)
+ * @flags: open(2)'s; O_CLOEXEC is added
+ *
+ * Return: the descriptor, or -1 with errno set.
+ */
+int sysfs_open(const struct sysfs *fs, const char *path, int flags)
+{
+	char *full = full_path(fs, path);
+	int fd;
+
+	if (!full) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = open(full, flags | O_CLOEXEC);
+	free(full);
+	return fd;
+}
+
+/**
  * sysfs_write() - write a value and a newline to a file, as echo does
  * @fs: the root
  * @path: absolute, as on the machine (/sys/...)

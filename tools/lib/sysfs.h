@@ -39,6 +39,7 @@ int sysfs_read_num(struct sysfs *fs, const char *path, struct value *v);
 int sysfs_read_hex(struct sysfs *fs, const char *path, struct value *v);
 int sysfs_read_long(struct sysfs *fs, const char *path, long *num);
 int sysfs_read_flag(struct sysfs *fs, const char *path, bool *flag);
+int sysfs_open(const struct sysfs *fs, const char *path, int flags);
 int sysfs_list_ids(struct sysfs *fs, const char *dir, const char *prefix,
 		   unsigned int **ids, size_t *nr);
 int sysfs_write(const struct sysfs *fs, const char *path, const char *value);
