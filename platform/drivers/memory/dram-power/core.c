@@ -61,8 +61,9 @@ const char *dram_power_state_name(enum dram_power_state state)
  * @d:		The domain.
  * @state:	Its new state.
  *
- * Counts the entry and the time spent in the old state, and logs changes
- * between on and off.
+ * Counts the entry and the time spent in the old state, logs changes
+ * between on and off, and wakes whoever polls the domain's sysfs state
+ * file (poll(2) POLLPRI, as for any sysfs attribute: acma-trace --on-change).
  */
 void dram_power_set_state(struct dram_power_domain *d,
 		enum dram_power_state state)
@@ -74,9 +75,12 @@ void dram_power_set_state(struct dram_power_domain *d,
 	d->since = now;
 	if (state == d->state && d->entries[state])
 		return;
-	if (state != d->state)
+	if (state != d->state) {
 		trace_dram_power_state(d->desc.id, dram_power_state_name(d->state),
 				       dram_power_state_name(state));
+		if (d->state_kn)
+			sysfs_notify_dirent(d->state_kn);
+	}
 	d->entries[state]++;
 	/* a confirmed change of power: off, or back on */
 	if (state == DRAM_POWER_OFF ||
@@ -635,6 +639,8 @@ static int dram_power_add_domains(struct dram_power *dp)
 			put_device(&d->dev);
 			return err;
 		}
+		/* kept for the domain's life: domains are never unregistered */
+		d->state_kn = sysfs_get_dirent(d->dev.kobj.sd, "state");
 	}
 	return 0;
 }

@@ -138,6 +138,7 @@ struct dram_power_backend {
  * @last_error:		The last of them, as text.
  * @backoff_ms:		Delay of the next power-off retry.
  * @retry:		Retries a power-off that failed.
+ * @state_kn:		The sysfs state file, to wake its pollers on a change.
  */
 struct dram_power_domain {
 	struct device dev;
@@ -151,6 +152,7 @@ struct dram_power_domain {
 	char last_error[80];
 	unsigned int backoff_ms;
 	struct delayed_work retry;
+	struct kernfs_node *state_kn;
 };
 
 /**
