@@ -42,6 +42,7 @@
 #include <linux/mmzone.h>
 #include <linux/notifier.h>
 #include <linux/page_reporting.h>
+#include <linux/suspend.h>
 #include <linux/psi.h>
 #include <linux/shrinker.h>
 #include <linux/slab.h>
@@ -335,6 +336,8 @@ struct damon_acma_add_retry {
  * @resize_work:	Removes and adds blocks outside of kdamond.
  * @wq:			Runs @resize_work; freezable, so that no block is
  *			removed or added while the system sleeps.
+ * @sleeping:		A system sleep is being prepared or under way: the
+ *			resize work leaves blocks as they are; under @lock.
  * @shrinker:		Brings removed blocks back when the kernel reclaims.
  * @scaling:		DAMON_ACMA is on; under @lock.
  * @lock:		Protects @blocks, @nr_blocks_in and the windows.
@@ -382,6 +385,7 @@ struct damon_acma {
 	struct workqueue_struct *wq;
 	struct shrinker *shrinker;
 	bool scaling;
+	bool sleeping;
 	struct mutex lock;
 };
 
@@ -1277,7 +1281,7 @@ static void damon_acma_resize_fn(struct work_struct *work)
 	int i, err;
 
 	mutex_lock(&acma.lock);
-	for (i = 0; i < acma.nr_blocks; i++) {
+	for (i = 0; i < acma.nr_blocks && !acma.sleeping; i++) {
 		unsigned long t0 = jiffies;
 
 		if (acma.blocks[i] != DAMON_ACMA_BLOCK_ADDING)
@@ -1303,7 +1307,7 @@ static void damon_acma_resize_fn(struct work_struct *work)
 				damon_acma_online_movable(acma.block_start[i]) ?
 				DAMON_ACMA_BLOCK_ONLINE : DAMON_ACMA_BLOCK_OFFLINE);
 	}
-	for (i = 0; i < acma.nr_blocks; i++) {
+	for (i = 0; i < acma.nr_blocks && !acma.sleeping; i++) {
 		if (acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVING)
 			continue;
 		/* blocks wanted meanwhile go first */
@@ -1364,6 +1368,44 @@ static int damon_acma_memory_notifier(struct notifier_block *nb,
 
 static struct notifier_block damon_acma_memory_nb = {
 	.notifier_call = damon_acma_memory_notifier,
+};
+
+/*
+ * System sleep.  The resize work is freezable, but hibernation takes the
+ * device hotplug lock before it freezes kernel threads and workqueues: a
+ * removal or an addition that started in between would wait for that lock
+ * and keep the workqueue busy, and freezing would fail (wq_busy) after
+ * 20 s.  So before any task is frozen the work is told to stop between
+ * two blocks and waited for; blocks on their way stay so (adding,
+ * removing) and the work goes on once the system is back.
+ */
+static int damon_acma_pm_notifier(struct notifier_block *nb,
+		unsigned long action, void *unused)
+{
+	switch (action) {
+	case PM_HIBERNATION_PREPARE:
+	case PM_RESTORE_PREPARE:
+	case PM_SUSPEND_PREPARE:
+		mutex_lock(&acma.lock);
+		acma.sleeping = true;
+		mutex_unlock(&acma.lock);
+		flush_work(&acma.resize_work);
+		break;
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+	case PM_POST_SUSPEND:
+		mutex_lock(&acma.lock);
+		acma.sleeping = false;
+		if (acma.nr_blocks)
+			queue_work(acma.wq, &acma.resize_work);
+		mutex_unlock(&acma.lock);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block damon_acma_pm_nb = {
+	.notifier_call = damon_acma_pm_notifier,
 };
 
 /* Pressure */
@@ -2535,6 +2577,9 @@ static int __init damon_acma_init(void)
 	if (!acma.wq)
 		return -ENOMEM;
 	err = register_memory_notifier(&damon_acma_memory_nb);
+	if (err)
+		return err;
+	err = register_pm_notifier(&damon_acma_pm_nb);
 	if (err)
 		return err;
 	/* with 16K or 64K pages, 2 MiB is below a pageblock */
