@@ -105,9 +105,10 @@ fi
 # Job control (set -m) keeps SIGINT from being ignored, as it is for background jobs.
 stop_with() {
 	local sig=$1 pid rc
+	shift
 	rm -f "$tmp/sig.csv"
 	set -m
-	"$tool" --sysroot "$root" -i 20ms -o "$tmp/sig.csv" 2> "$tmp/err" &
+	"$tool" --sysroot "$root" -i 20ms "$@" -o "$tmp/sig.csv" 2> "$tmp/err" &
 	pid=$!
 	set +m
 	for _ in $(seq 100); do
@@ -121,13 +122,27 @@ stop_with() {
 	if [ $rc = 0 ] && [ "$(rows "$tmp/sig.csv")" -ge 3 ] && [ ! -s "$tmp/err" ] &&
 	   [ "$(tail -c 1 "$tmp/sig.csv" | od -An -c | tr -d ' ')" = '\n' ] &&
 	   ! grep -qvxFf "$fixtures/scaling-down/expected.csv" "$tmp/out"; then
-		ok "SIG$sig: exit 0, header and $(rows "$tmp/sig.csv") whole rows"
+		ok "SIG$sig${1:+ ($*)}: exit 0, header and $(rows "$tmp/sig.csv") whole rows"
 	else
-		fail "SIG$sig" "exit $rc, $(cat "$tmp/sig.csv" "$tmp/err")"
+		fail "SIG$sig${1:+ ($*)}" "exit $rc, $(cat "$tmp/sig.csv" "$tmp/err")"
 	fi
 }
 stop_with TERM
 stop_with INT
+stop_with TERM --on-change
+
+# --on-change in a captured tree: its state files are plain files, which never
+# wake poll(2) for POLLPRI, so the rows are the grid's, as without it.
+"$tool" --sysroot "$root" -e -n 3 -i 10ms > "$tmp/csv" 2> "$tmp/err"
+rc=$?
+times=$(cut -d, -f1 "$tmp/csv" | tail -n +2 | tr '\n' ' ')
+untimed "$tmp/csv"
+if [ $rc = 0 ] && [ ! -s "$tmp/err" ] && [ "$(rows "$tmp/csv")" = 3 ] &&
+   ! grep -qvxFf "$fixtures/scaling-down/expected.csv" "$tmp/out"; then
+	ok "-e in a captured tree: the grid's 3 rows (times $times), nothing said"
+else
+	fail "-e in a captured tree" "exit $rc, $(cat "$tmp/csv" "$tmp/err")"
+fi
 
 # A CSV that cannot be written.
 for out in /dev/full "$tmp/none/trace.csv"; do
@@ -143,7 +158,7 @@ done
 # shellcheck disable=SC2046
 help_explains $(head -n 1 "$fixtures/scaling-down/expected.csv" | tr , ' ') '0  success' \
 	'2  usage' '3  failure' '4  no DAMON_ACMA' '--interval INTERVAL' '--duration DURATION' \
-	'--samples N' '--output FILE' '--sysroot DIR'
+	'--samples N' '--on-change' '--output FILE' '--sysroot DIR'
 
 for bad in "-i 0ms" "-i 10" "-i 1x" "-i -1s" "-i" "-d 5" "-d 1y" "-n 0" "-n 2x" "-n -1" \
 	   "--bogus" "extra" "--sysroot $tmp/none"; do
