@@ -138,6 +138,9 @@ FUZZ_SEED ?=
 # model, the sysfs, DAMON_ACMA and DRAM power readers.
 TOOLS := $(O)/host/acma-ranks $(O)/host/acmactl $(O)/host/acma-trace
 TOOLS_LIB := $(wildcard tools/lib/*.c tools/lib/*.h)
+# Their version (scripts/version.sh, what -V prints), built in again when it changes.
+ACMA_VERSION := $(shell scripts/version.sh)
+VERSION_STAMP := $(O)/host/version
 
 # The tools' man pages, written in scdoc (tools/man/NAME.SECTION.scd).
 MANPAGES := $(patsubst tools/man/%.scd,$(O)/host/man/%,$(wildcard tools/man/*.scd))
@@ -278,10 +281,14 @@ fuzz: $(BMC_FUZZ)
 
 # A tool's sources are its folder's, found once its name is known.
 .SECONDEXPANSION:
-$(TOOLS): $(O)/host/%: $$(wildcard tools/%/*.c tools/%/*.h) $(TOOLS_LIB)
+$(TOOLS): $(O)/host/%: $$(wildcard tools/%/*.c tools/%/*.h) $(TOOLS_LIB) $(VERSION_STAMP)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC,$@)
-	@$(HOSTCC) $(HOSTCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+	@$(HOSTCC) $(HOSTCFLAGS) -DACMA_VERSION='"$(ACMA_VERSION)"' -Itools/lib -o $@ $(filter %.c,$^)
+
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@[ "$$(cat $@ 2> /dev/null)" = '$(ACMA_VERSION)' ] || echo '$(ACMA_VERSION)' > $@
 
 # Built by default beside the BMC plugin, so that make test has them.
 all: $(TOOLS) $(MANPAGES)
@@ -368,10 +375,10 @@ kernel: board-check | deps-ensure
 	@scripts/kernel.sh $(ARCH) $(KTREE) $(KFRAGMENTS)
 
 # Static, from the same sources as build/host/<tool>.
-$(GUEST_TOOLS:%=$(B)/bin/%): $(B)/bin/%: $$(wildcard tools/%/*.c tools/%/*.h) $(TOOLS_LIB) | deps-ensure
+$(GUEST_TOOLS:%=$(B)/bin/%): $(B)/bin/%: $$(wildcard tools/%/*.c tools/%/*.h) $(TOOLS_LIB) $(VERSION_STAMP) | deps-ensure
 	@mkdir -p $(dir $@)
 	$(call quiet,GUESTCC,$@)
-	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+	@$(GUEST_CC_$(ARCH)) $(GUEST_CFLAGS) -DACMA_VERSION='"$(ACMA_VERSION)"' -Itools/lib -o $@ $(filter %.c,$^)
 
 $(B)/bin/%: tests/e2e/helpers/%.c $(wildcard tests/e2e/helpers/*.h) | deps-ensure
 	@mkdir -p $(dir $@)

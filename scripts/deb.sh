@@ -19,8 +19,7 @@ cd "$top"
 pkg=acma-tools
 arch=$(dpkg --print-architecture)
 hash=$(git rev-parse --short=12 HEAD)
-version=0~git$(git log -1 --format=%cd --date=format:%Y%m%d).$hash
-[ -z "$(git status --porcelain -- tools Makefile scripts/deb.sh)" ] || version=$version+dirty
+version=$("$top/scripts/version.sh")
 date=$(git log -1 --format=%cd --date=rfc2822)
 # The maintainer: DEB_MAINTAINER, else the author of the commit built.
 maintainer=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>')}
@@ -36,7 +35,8 @@ cflags="$(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get CFLAGS)"
 ldflags=$(dpkg-buildflags --get LDFLAGS)
 for t in acmactl acma-ranks acma-trace; do
 	# shellcheck disable=SC2086
-	gcc -std=gnu11 -Wall -Wextra -Werror $cflags $ldflags -Itools/lib -o "$bin/$t" \
+	gcc -std=gnu11 -Wall -Wextra -Werror $cflags $ldflags -DACMA_VERSION="\"$version\"" \
+		-Itools/lib -o "$bin/$t" \
 		tools/$t/*.c tools/lib/*.c
 	strip --remove-section=.comment --remove-section=.note --strip-unneeded "$bin/$t"
 done

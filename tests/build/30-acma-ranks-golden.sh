@@ -72,7 +72,7 @@ schema_rejects "a time not ISO 8601 UTC" $schema "$f" '.ranks[2].since = "2026-1
 help_explains $(head -n 1 "$fixtures/all-on/expected.txt") 'DRAM power now' 'All ranks on' \
 	'Saving vs all ranks on' '0  all good' '1  partial' '2  usage' '3  BMC unreachable' \
 	'4  login refused' '5  ipmitool missing' '--replay DIR' '--record DIR' '-C SUITE' \
-	'-f FILE' '-E ' '-P PASSWORD' '--output COLUMNS' '--list-columns'
+	'-f FILE' '-E ' '-P PASSWORD' '--output COLUMNS' '--list-columns' '-V, --version'
 
 # -o: the columns asked for, in that order, in the text and the JSON.
 dir=$fixtures/ranks-off

@@ -67,7 +67,7 @@ mapfile -t words < <(sed -n 's/^\([A-Za-z][^:]*\):.*/\1/p' "$fixtures/scaling-do
 	grep -E '^(SCHEME|RANK) ' "$fixtures/scaling-down/expected.txt" | sed 's/   */\n/g')
 help_explains "${words[@]}" '0  success' '1  partial' '2  usage' '3  failure' \
 	'4  no DAMON_ACMA' 'min=SIZE' 'max=SIZE|all' 'pressure=TIME' 'order=N' '--sysroot DIR' \
-	'--dry-run' '--json' '--output COLUMNS' '--list-columns' '2  usage' '3  failure'
+	'--dry-run' '--json' '--output COLUMNS' '--list-columns' '-V, --version' '2  usage' '3  failure'
 
 # -o: the ranks table's columns, in that order, in the text and the JSON; the other
 # tables as they are.

@@ -158,7 +158,7 @@ done
 # shellcheck disable=SC2046
 help_explains $(head -n 1 "$fixtures/scaling-down/expected.csv" | tr , ' ') '0  success' \
 	'2  usage' '3  failure' '4  no DAMON_ACMA' '--interval INTERVAL' '--duration DURATION' \
-	'--samples N' '--on-change' '--output FILE' '--sysroot DIR'
+	'--samples N' '--on-change' '--output FILE' '--sysroot DIR' '-V, --version'
 
 for bad in "-i 0ms" "-i 10" "-i 1x" "-i -1s" "-i" "-d 5" "-d 1y" "-n 0" "-n 2x" "-n -1" \
 	   "--bogus" "extra" "--sysroot $tmp/none"; do

@@ -71,6 +71,18 @@ for t in bin/acma-ranks bin/acma-trace; do
 		fail "installed $t" "--help exits $?"
 	fi
 done
+# -V/--version: the tool's name and the version of the tree built (scripts/version.sh)
+want_version=$("$top/scripts/version.sh")
+for t in sbin/acmactl bin/acma-ranks bin/acma-trace; do
+	got=$("$dest/usr/local/$t" --version)
+	rc=$?
+	short=$("$dest/usr/local/$t" -V)
+	if [ $rc = 0 ] && [ "$got" = "${t#*/} (acma) $want_version" ] && [ "$short" = "$got" ]; then
+		ok "installed $t --version and -V: $got"
+	else
+		fail "installed $t --version" "exit $rc: '$got' / -V '$short', want '${t#*/} (acma) $want_version'"
+	fi
+done
 
 # Man pages: rendered without a warning, found by name, the exit codes of --help.
 man=$dest/usr/local/share/man

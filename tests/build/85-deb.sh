@@ -88,6 +88,15 @@ golden_check "the package's acmactl status" "$fixtures/scaling-down" expected.tx
 "$tmp/x/usr/sbin/acmactl" --sysroot "$fixtures/scaling-down/root" status --format=prometheus > "$tmp/out" 2> "$tmp/err"
 golden_check "the package's acmactl status --format=prometheus" "$fixtures/scaling-down" expected.prom $? \
 	expected-metrics.err
+# the package's tools say the package's version
+for t in usr/sbin/acmactl usr/bin/acma-ranks usr/bin/acma-trace; do
+	got=$("$tmp/x/$t" --version)
+	if [ "$got" = "${t##*/} (acma) $(field Version)" ]; then
+		ok "the package's ${t##*/} --version: $got"
+	else
+		fail "the package's ${t##*/} --version" "'$got', want '${t##*/} (acma) $(field Version)'"
+	fi
+done
 for page in man8/acmactl.8.gz man1/acma-ranks.1.gz man1/acma-trace.1.gz; do
 	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings=w -l "$tmp/x/usr/share/man/$page" > "$tmp/page" 2> "$tmp/warn"
 	rc=$?

@@ -19,6 +19,7 @@
 #include "bmc.h"
 #include "ipmi.h"
 #include "table.h"
+#include "version.h"
 
 /* Exit codes, documented in --help and README.md. */
 enum {
@@ -93,6 +94,7 @@ static void usage(FILE *f)
 	      "  --list-columns   print the names -o takes, comma-separated, and exit\n"
 	      "  --ipmitool PATH  the ipmitool to run (default: ipmitool in PATH)\n"
 	      "  -h, --help       this help\n"
+	      "  -V, --version    the version, \"acma-ranks (acma) 0~gitDATE.HASH\"\n"
 	      "\n"
 	      "Testing aids:\n"
 	      "  --record DIR     also write ipmitool's session (every answer, its time) to\n"
@@ -294,6 +296,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "list-columns", no_argument, NULL, OPT_LIST_COLUMNS },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ipmi_conn conn = {
@@ -319,7 +322,7 @@ int main(int argc, char **argv)
 
 	/* One line of our own instead of getopt's. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "H:p:C:U:P:f:Eho:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "H:p:C:U:P:f:EhVo:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'H':
 			conn.host = optarg;
@@ -376,6 +379,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_ALL_GOOD;
+		case 'V':
+			return print_version("acma-ranks");
 		default:
 			fprintf(stderr, "acma-ranks: %s: unknown option or missing value (see acma-ranks --help)\n",
 				argv[optind - 1]);

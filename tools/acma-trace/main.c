@@ -23,6 +23,7 @@
 #include "exitcodes.h"
 #include "sample.h"
 #include "sysfs.h"
+#include "version.h"
 #include "watch.h"
 
 #define PROG		"acma-trace"
@@ -76,6 +77,7 @@ static void usage(FILE *f)
 	      "                           (a captured tree); messages name the files as on\n"
 	      "                           the machine\n"
 	      "  -h, --help               this help\n"
+	      "  -V, --version            the version, \"acma-trace (acma) 0~gitDATE.HASH\"\n"
 	      "\n"
 	      "INTERVAL and DURATION are a whole number and a unit: ms, s, m or h (500ms, 60s).\n"
 	      "\n"
@@ -214,6 +216,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct trace tr = { .interval_ns = NS_PER_S };
@@ -224,7 +227,7 @@ int main(int argc, char **argv)
 
 	/* One line of our own instead of getopt's. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "i:d:n:eo:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:d:n:eo:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
 			if (parse_time(optarg, &tr.interval_ns) || !tr.interval_ns)
@@ -253,6 +256,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_DONE;
+		case 'V':
+			return print_version(PROG);
 		default:
 			return usage_error(PROG, "unknown option or missing value",
 					   argv[optind - 1]);

@@ -19,6 +19,7 @@
 #include "set.h"
 #include "status.h"
 #include "sysfs.h"
+#include "version.h"
 
 static void usage(FILE *f)
 {
@@ -57,6 +58,7 @@ static void usage(FILE *f)
 	      "  --sysroot DIR    use DIR/sys instead of /sys (a captured tree); paths in\n"
 	      "                   messages stay as on the machine\n"
 	      "  -h, --help       this help\n"
+	      "  -V, --version    the version, \"acmactl (acma) 0~gitDATE.HASH\"\n"
 	      "\n", f);
 	status_help(f);
 	fputs("\nMetrics (--format=openmetrics or prometheus; counters end in _total, the\n"
@@ -128,6 +130,7 @@ int main(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sysfs fs = { .root = "", .prog = "acmactl" };
@@ -141,7 +144,7 @@ int main(int argc, char **argv)
 
 	/* One line of our own instead of getopt's. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hVo:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON:
 			if (formatted && fmt != FMT_JSON)
@@ -184,6 +187,8 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_DONE;
+		case 'V':
+			return print_version("acmactl");
 		default:
 			return usage_error("acmactl", "unknown option or missing value",
 					   argv[optind - 1]);
