@@ -11,7 +11,8 @@
  * commands from FIFO: "check" verifies every page and prints "check ok" or
  * "check FAIL N pages corrupt", then the block lines again; "moved" prints
  * "moved N", the number of pages that are no longer at the page frame they
- * were at when "ready" was printed; "warm" starts a child that reads every
+ * were at when "ready" was printed, then "moved-from N PAGES" per block they
+ * left; "warm" starts a child that reads every
  * page over and over (a workload's working set: DAMON sees it accessed in
  * every aggregation interval), "cool" stops it; "pin" pins one page in
  * each memory block the pages sit in, by vmsplice() into a pipe that nobody
@@ -161,9 +162,14 @@ static void where(size_t pages)
 			printf("block %lu %lu\n", b, blocks[b]);
 }
 
-/* Print how many pages are no longer where they were first seen. */
+/*
+ * Print how many pages are no longer where they were first seen, then how
+ * many of them left each block ("moved-from N PAGES").
+ */
 static void moved(size_t pages)
 {
+	unsigned long per_block = block_pages();
+	unsigned long blocks[4096] = { 0 };
 	int fd = open("/proc/self/pagemap", O_RDONLY);
 	size_t n = 0;
 
@@ -172,10 +178,16 @@ static void moved(size_t pages)
 		return;
 	}
 	for (size_t p = 0; p < pages; p++)
-		if (pfn_of(fd, p) != first_pfn[p])
+		if (pfn_of(fd, p) != first_pfn[p]) {
 			n++;
+			if (first_pfn[p] / per_block < 4096)
+				blocks[first_pfn[p] / per_block]++;
+		}
 	close(fd);
 	printf("moved %zu\n", n);
+	for (unsigned long b = 0; b < 4096; b++)
+		if (blocks[b])
+			printf("moved-from %lu %lu\n", b, blocks[b]);
 }
 
 /* The working set: a child reads a word of every page, without a pause. */
