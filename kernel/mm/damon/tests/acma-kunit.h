@@ -2,7 +2,7 @@
 /*
  * KUnit tests of DAMON_ACMA's memory block table and of the memory maps it
  * holds for removed blocks.  They run at boot, before DAMON_ACMA is enabled,
- * on a table of their own that they swap in and out under acma.lock.
+ * on a table of their own that they swap in and out under damon_acma.lock.
  */
 
 #ifdef CONFIG_DAMON_ACMA_KUNIT_TEST
@@ -36,7 +36,7 @@ static unsigned long damon_acma_test_cost[2 * DAMON_ACMA_TEST_BLOCKS];
 static struct damon_acma_add_retry damon_acma_test_retry[DAMON_ACMA_TEST_BLOCKS];
 
 /*
- * Give DAMON_ACMA the test's blocks, under acma.lock until
+ * Give DAMON_ACMA the test's blocks, under damon_acma.lock until
  * damon_acma_test_swap_out(); the test is skipped while DAMON_ACMA runs (it
  * would act on the test's blocks).
  */
@@ -47,63 +47,64 @@ static void damon_acma_test_swap_in(struct kunit *test,
 {
 	int i;
 
-	mutex_lock(&acma.lock);
-	if (acma.ctx && damon_is_running(acma.ctx)) {
-		mutex_unlock(&acma.lock);
+	mutex_lock(&damon_acma.lock);
+	if (damon_acma.ctx && damon_is_running(damon_acma.ctx)) {
+		mutex_unlock(&damon_acma.lock);
 		kunit_skip(test, "DAMON_ACMA is running");
 	}
-	saved->blocks = acma.blocks;
-	saved->memmap_held = acma.memmap_held;
-	saved->block_domain = acma.block_domain;
-	saved->domain_cost = acma.domain_cost;
-	saved->add_retry = acma.add_retry;
-	saved->nr_blocks = acma.nr_blocks;
-	saved->nr_domains = acma.nr_domains;
-	saved->down = acma.down;
-	saved->target = acma.target;
-	saved->block_size = acma.block_size;
-	saved->fixed_bytes = acma.fixed_bytes;
-	saved->max_mem = acma.cfg.max_mem;
-	memcpy(saved->nr_blocks_in, acma.nr_blocks_in,
+	saved->blocks = damon_acma.blocks;
+	saved->memmap_held = damon_acma.memmap_held;
+	saved->block_domain = damon_acma.block_domain;
+	saved->domain_cost = damon_acma.domain_cost;
+	saved->add_retry = damon_acma.add_retry;
+	saved->nr_blocks = damon_acma.nr_blocks;
+	saved->nr_domains = damon_acma.nr_domains;
+	saved->down = damon_acma.down;
+	saved->target = damon_acma.target;
+	saved->block_size = damon_acma.block_size;
+	saved->fixed_bytes = damon_acma.fixed_bytes;
+	saved->max_mem = damon_acma.cfg.max_mem;
+	memcpy(saved->nr_blocks_in, damon_acma.nr_blocks_in,
 			sizeof(saved->nr_blocks_in));
 	for (i = 0; i < DAMON_ACMA_TEST_BLOCKS; i++) {
 		blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
 		damon_acma_test_domain[i] = i;
 	}
-	acma.blocks = blocks;
-	acma.memmap_held = held;
-	acma.block_domain = damon_acma_test_domain;
-	acma.domain_cost = damon_acma_test_cost;
+	damon_acma.blocks = blocks;
+	damon_acma.memmap_held = held;
+	damon_acma.block_domain = damon_acma_test_domain;
+	damon_acma.domain_cost = damon_acma_test_cost;
 	memset(damon_acma_test_retry, 0, sizeof(damon_acma_test_retry));
-	acma.add_retry = damon_acma_test_retry;
-	acma.nr_blocks = DAMON_ACMA_TEST_BLOCKS;
-	acma.nr_domains = DAMON_ACMA_TEST_BLOCKS;
-	acma.down = -1;
-	acma.target = -1;
-	acma.block_size = block_size;
-	acma.fixed_bytes = 0;
-	acma.cfg.max_mem = DAMON_ACMA_TEST_BLOCKS * block_size;
-	memset(acma.nr_blocks_in, 0, sizeof(acma.nr_blocks_in));
-	acma.nr_blocks_in[DAMON_ACMA_BLOCK_ONLINE] = DAMON_ACMA_TEST_BLOCKS;
+	damon_acma.add_retry = damon_acma_test_retry;
+	damon_acma.nr_blocks = DAMON_ACMA_TEST_BLOCKS;
+	damon_acma.nr_domains = DAMON_ACMA_TEST_BLOCKS;
+	damon_acma.down = -1;
+	damon_acma.target = -1;
+	damon_acma.block_size = block_size;
+	damon_acma.fixed_bytes = 0;
+	damon_acma.cfg.max_mem = DAMON_ACMA_TEST_BLOCKS * block_size;
+	memset(damon_acma.nr_blocks_in, 0, sizeof(damon_acma.nr_blocks_in));
+	damon_acma.nr_blocks_in[DAMON_ACMA_BLOCK_ONLINE] =
+			DAMON_ACMA_TEST_BLOCKS;
 }
 
 static void damon_acma_test_swap_out(struct damon_acma_test_saved *saved)
 {
-	acma.blocks = saved->blocks;
-	acma.memmap_held = saved->memmap_held;
-	acma.block_domain = saved->block_domain;
-	acma.domain_cost = saved->domain_cost;
-	acma.add_retry = saved->add_retry;
-	acma.nr_blocks = saved->nr_blocks;
-	acma.nr_domains = saved->nr_domains;
-	acma.down = saved->down;
-	acma.target = saved->target;
-	acma.block_size = saved->block_size;
-	acma.fixed_bytes = saved->fixed_bytes;
-	acma.cfg.max_mem = saved->max_mem;
-	memcpy(acma.nr_blocks_in, saved->nr_blocks_in,
-			sizeof(acma.nr_blocks_in));
-	mutex_unlock(&acma.lock);
+	damon_acma.blocks = saved->blocks;
+	damon_acma.memmap_held = saved->memmap_held;
+	damon_acma.block_domain = saved->block_domain;
+	damon_acma.domain_cost = saved->domain_cost;
+	damon_acma.add_retry = saved->add_retry;
+	damon_acma.nr_blocks = saved->nr_blocks;
+	damon_acma.nr_domains = saved->nr_domains;
+	damon_acma.down = saved->down;
+	damon_acma.target = saved->target;
+	damon_acma.block_size = saved->block_size;
+	damon_acma.fixed_bytes = saved->fixed_bytes;
+	damon_acma.cfg.max_mem = saved->max_mem;
+	memcpy(damon_acma.nr_blocks_in, saved->nr_blocks_in,
+			sizeof(damon_acma.nr_blocks_in));
+	mutex_unlock(&damon_acma.lock);
 }
 
 /* Every state change keeps the counts of blocks per state. */
@@ -186,8 +187,8 @@ static void damon_acma_test_want_powered_first(struct kunit *test)
 			memory_block_size_bytes());
 	damon_acma_test_domain[2] = 0;
 	damon_acma_test_domain[3] = 1;
-	acma.nr_domains = 2;
-	acma.target = 1;
+	damon_acma.nr_domains = 2;
+	damon_acma.target = 1;
 	damon_acma_set_block_state(0, DAMON_ACMA_BLOCK_REMOVED);
 	damon_acma_set_block_state(1, DAMON_ACMA_BLOCK_REMOVED);
 	damon_acma_set_block_state(2, DAMON_ACMA_BLOCK_REMOVED);
@@ -195,7 +196,7 @@ static void damon_acma_test_want_powered_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, marked, 1);
 	KUNIT_EXPECT_EQ(test, blocks[1], DAMON_ACMA_BLOCK_ADDING);
 	KUNIT_EXPECT_EQ(test, blocks[0], DAMON_ACMA_BLOCK_REMOVED);
-	KUNIT_EXPECT_EQ(test, acma.target, -1);
+	KUNIT_EXPECT_EQ(test, damon_acma.target, -1);
 	/* then the other domain, lowest first, as max_mem allows */
 	marked = damon_acma_want_blocks(DAMON_ACMA_TEST_BLOCKS);
 	KUNIT_EXPECT_EQ(test, marked, 2);
@@ -225,7 +226,8 @@ static void damon_acma_test_add_backoff(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, damon_acma_add_waits(0));
 	KUNIT_EXPECT_FALSE(test, damon_acma_add_waits(1));
 	/* the block of the waiting domain is passed over, the other comes */
-	KUNIT_EXPECT_EQ(test, damon_acma_want_blocks(DAMON_ACMA_TEST_BLOCKS), 1);
+	KUNIT_EXPECT_EQ(test, damon_acma_want_blocks(DAMON_ACMA_TEST_BLOCKS),
+			1);
 	KUNIT_EXPECT_EQ(test, blocks[0], DAMON_ACMA_BLOCK_REMOVED);
 	KUNIT_EXPECT_EQ(test, blocks[1], DAMON_ACMA_BLOCK_ADDING);
 	/* again and again: doubling, up to the longest wait */
@@ -240,7 +242,8 @@ static void damon_acma_test_add_backoff(struct kunit *test)
 	/* the wait over, the block is wanted again */
 	damon_acma_test_retry[0].at = jiffies - 1;
 	KUNIT_EXPECT_FALSE(test, damon_acma_add_waits(0));
-	KUNIT_EXPECT_EQ(test, damon_acma_want_blocks(DAMON_ACMA_TEST_BLOCKS), 1);
+	KUNIT_EXPECT_EQ(test, damon_acma_want_blocks(DAMON_ACMA_TEST_BLOCKS),
+			1);
 	KUNIT_EXPECT_EQ(test, blocks[0], DAMON_ACMA_BLOCK_ADDING);
 	damon_acma_test_swap_out(&saved);
 }
