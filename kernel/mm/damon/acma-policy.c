@@ -10,6 +10,7 @@
 
 #define pr_fmt(fmt) "damon-acma: " fmt
 
+#include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/notifier.h>
 #include <linux/psi.h>
@@ -1003,3 +1004,5 @@ void __init damon_acma_policy_init(void)
 	damon_acma.shrinker->scan_objects = damon_acma_shrink_scan;
 	shrinker_register(damon_acma.shrinker);
 }
+
+#include "tests/acma-policy-kunit.h"
