@@ -32,6 +32,7 @@
 
 #include <linux/ctype.h>
 #include <linux/damon.h>
+#include <linux/memblock.h>
 #include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/module.h>
