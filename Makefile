@@ -166,7 +166,7 @@ GUEST_CC_arm64 := aarch64-linux-gnu-gcc
 GUEST_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -static
 GUEST_PROGS := $(patsubst %.c,%,$(notdir $(wildcard tests/e2e/helpers/*.c)))
 # The tools operators run on the machine DAMON_ACMA scales run in the guest too.
-GUEST_TOOLS := acmactl acma-trace
+GUEST_TOOLS := acmactl acma-trace acma-ranks
 GUEST_BINS := $(GUEST_PROGS:%=$(B)/bin/%) $(GUEST_TOOLS:%=$(B)/bin/%)
 INITRAMFS := $(B)/initramfs.cpio.gz
 GUEST_FILES := $(wildcard scripts/guest/* tests/e2e/guest/* tests/bench/guest/*)

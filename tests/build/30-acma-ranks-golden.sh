@@ -72,7 +72,8 @@ schema_rejects "a time not ISO 8601 UTC" $schema "$f" '.ranks[2].since = "2026-1
 help_explains $(head -n 1 "$fixtures/all-on/expected.txt") 'DRAM power now' 'All ranks on' \
 	'Saving vs all ranks on' '0  all good' '1  partial' '2  usage' '3  BMC unreachable' \
 	'4  login refused' '5  ipmitool missing' '--replay DIR' '--record DIR' '-C SUITE' \
-	'-f FILE' '-E ' '-P PASSWORD' '--output COLUMNS' '--list-columns' '-V, --version'
+	'-f FILE' '-E ' '-P PASSWORD' '--output COLUMNS' '--list-columns' '-V, --version' \
+	'-I INTERFACE' 'open: in-band' '-d N'
 
 # -o: the columns asked for, in that order, in the text and the JSON.
 dir=$fixtures/ranks-off
@@ -112,6 +113,14 @@ usage_error 2 -H bmc -U monitor -P x -f "$tmp/password"
 usage_error 2 -H bmc -U monitor -f "$tmp/none"
 unset IPMI_PASSWORD
 usage_error 2 -H bmc -U monitor -E
+# -I open: in-band only, the network's options refused; -d with it only
+usage_error 2 -I open -H bmc
+usage_error 2 -I open -U monitor
+usage_error 2 -I open -P x
+usage_error 2 -I open --replay "$tmp"
+usage_error 2 -I open -d 256
+usage_error 2 -I ssh
+usage_error 2 -H bmc -U monitor -P x -d 0
 
 "$tool" -H bmc -U monitor -P x --replay "$tmp" > /dev/null 2> "$tmp/err"
 rc=$?

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ipmi.c - one session of the real ipmitool with the BMC, or a replay of
- * the answers it gave once
+ * the answers it gave once; in-band (conn->device), the same raw commands go
+ * through the kernel's IPMI device instead, one after the other (devipmi.c)
  *
  * One ipmitool run opens one RMCP+ session and takes its commands from its
  * standard input (`exec /dev/stdin`, ipmitool's batch mode; 1.8.19 has no
@@ -59,9 +60,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "devipmi.h"
 #include "ipmi.h"
 
 #define REC_FILE	"ipmitool.rec"
+/* In-band, how long one command may wait for its answer. */
+#define DEVIPMI_TIMEOUT_S	10
 #define MARK		"acma-ranks-mark-"
 
 extern char **environ;
@@ -94,6 +98,9 @@ struct ipmi_session {
 	struct run_end end;
 	struct sigaction old_pipe;
 	FILE *rec;
+
+	/* In-band: the kernel's IPMI device, or -1. */
+	int dev_fd;
 
 	/* A replay: the recording. */
 	char *path;
@@ -764,6 +771,8 @@ static bool batch_input(struct ipmi_session *s, size_t n, const char *const cmds
 
 static void free_session(struct ipmi_session *s)
 {
+	if (s->dev_fd >= 0)
+		close(s->dev_fd);
 	if (s->in_fd >= 0)
 		close(s->in_fd);
 	if (s->out_fd >= 0)
@@ -882,8 +891,16 @@ struct ipmi_session *ipmi_open(const struct ipmi_conn *conn, struct ipmi_answer 
 		return NULL;
 	}
 	s->conn = conn;
-	s->in_fd = s->out_fd = -1;
+	s->in_fd = s->out_fd = s->dev_fd = -1;
 	s->deadline = now_s() + conn->deadline_s;
+	if (conn->device) {
+		s->dev_fd = devipmi_open(conn->device, fail);
+		if (s->dev_fd < 0) {
+			free_session(s);
+			return NULL;
+		}
+		return s;
+	}
 	return conn->replay_dir ? open_replay(s, fail) : open_live(s, fail);
 }
 
@@ -922,6 +939,22 @@ void ipmi_batch(struct ipmi_session *s, size_t n, const char *const cmds[],
 	bool known;
 
 	memset(ans, 0, n * sizeof(*ans));
+	if (s->dev_fd >= 0) {
+		for (i = 0; i < n; i++) {
+			double left = s->deadline - now_s();
+
+			if (left <= 0) {
+				ans[i].fault = IPMI_UNREACHABLE;
+				snprintf(ans[i].why, sizeof(ans[i].why),
+					 "no answer within %d s", s->conn->deadline_s);
+				continue;
+			}
+			devipmi_command(s->dev_fd, cmds[i],
+					left > DEVIPMI_TIMEOUT_S ? DEVIPMI_TIMEOUT_S * 1000 :
+					(int)(left * 1000), &ans[i]);
+		}
+		return;
+	}
 	if (s->text) {
 		known = rec_run_end(s, &end, &last);
 		for (i = 0; i < n; i++) {
@@ -966,7 +999,7 @@ void ipmi_close(struct ipmi_session *s)
 {
 	if (!s)
 		return;
-	if (!s->text) {
+	if (!s->text && s->dev_fd < 0) {
 		struct pending none = { .to_end = true };
 
 		if (s->in_fd >= 0) {

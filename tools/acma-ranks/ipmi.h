@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ipmi.h - one session of the real ipmitool with the BMC, raw commands sent
- * in batches; or a replay of the answers it gave once (the testing aid
- * behind the golden-output tests)
+ * in batches; or, in-band, the same commands through the kernel's IPMI
+ * device (devipmi.c); or a replay of the answers ipmitool gave once (the
+ * testing aid behind the golden-output tests)
  */
 #ifndef ACMA_RANKS_IPMI_H
 #define ACMA_RANKS_IPMI_H
@@ -24,6 +25,7 @@ struct ipmi_conn {
 	const char *replay_dir;	/* read answers from DIR/ipmitool.rec, run nothing */
 	const char *record_dir;	/* write every answer to DIR/ipmitool.rec */
 	int deadline_s;		/* kill an ipmitool run that takes longer than this */
+	const char *device;	/* in-band: the kernel's IPMI device, no ipmitool */
 };
 
 /* Why the session or a command failed. */

@@ -4,7 +4,8 @@
  *
  * The operator's view of issue #7: which rank is on or off, since when,
  * what it draws, and what the DRAM draws now, from any host that reaches
- * the BMC. Everything comes from one session of the real ipmitool (ipmi.c)
+ * the BMC. Everything comes from one session of the real ipmitool (ipmi.c),
+ * or in-band on the board itself from the kernel's IPMI device (devipmi.c),
  * through the BMC's documented commands (bmc.c) into one table model
  * (table.c).
  */
@@ -70,13 +71,19 @@ static void usage(FILE *f)
 	fputs("Usage: acma-ranks -H HOST [-p PORT] [-C SUITE] -U USER\n"
 	      "                  (-P PASSWORD | -f FILE | -E) [--json] [-o COLUMNS]\n"
 	      "                  [--ipmitool PATH]\n"
+	      "       acma-ranks -I open [-d N] [--json] [-o COLUMNS]\n"
 	      "\n"
 	      "Shows the DRAM ranks of an acma board as its BMC sees them: DIMM, memory,\n"
 	      "power state, since when, power; then the DRAM power now and the saving\n"
 	      "against all ranks on. It runs ipmitool (lanplus, user privilege: any BMC\n"
-	      "account may read) from any host that reaches the BMC.\n"
+	      "account may read) from any host that reaches the BMC; or, with -I open,\n"
+	      "on the machine itself, it asks its BMC in-band through the kernel's IPMI\n"
+	      "device (/dev/ipmiN: ipmi_si and ipmi_devintf; root), without ipmitool.\n"
 	      "\n"
 	      "Options:\n"
+	      "  -I INTERFACE     lanplus (default): over the network, with -H and -U;\n"
+	      "                   open: in-band, through /dev/ipmiN, as ipmitool -I open\n"
+	      "  -d N             with -I open: the device /dev/ipmiN (default 0)\n"
 	      "  -H HOST          the BMC's address\n"
 	      "  -p PORT          its RMCP+ UDP port (default 623)\n"
 	      "  -C SUITE         the RMCP+ cipher suite, 0 to 17, as ipmitool -C (default 3)\n"
@@ -112,7 +119,9 @@ static void usage(FILE *f)
 	      "     table shows - for what is missing, stderr says why\n"
 	      "  2  usage error\n"
 	      "  3  BMC unreachable: no answer (2 tries of 1 s), or an unknown address\n"
+	      "     (-I open: no /dev/ipmiN, or no answer on the system interface)\n"
 	      "  4  login refused: wrong user name or password, or too little privilege\n"
+	      "     (-I open: no permission to open /dev/ipmiN)\n"
 	      "  5  ipmitool missing, or ipmitool or the BMC failed unexpectedly\n", f);
 }
 
@@ -244,14 +253,23 @@ static int probe_failed(const struct ipmi_conn *conn, const struct bmc_err *err,
 
 	switch (err->fault) {
 	case IPMI_UNREACHABLE:
-		snprintf(msg, sizeof(msg), "cannot reach the BMC at %s port %s: %s",
-			 conn->host, conn->port, err->why);
+		if (conn->device)
+			snprintf(msg, sizeof(msg), "cannot reach the BMC through %s: %s",
+				 conn->device, err->why);
+		else
+			snprintf(msg, sizeof(msg), "cannot reach the BMC at %s port %s: %s",
+				 conn->host, conn->port, err->why);
 		code = EXIT_UNREACHABLE;
 		break;
 	case IPMI_BAD_LOGIN:
 	case IPMI_NO_PRIVILEGE:
-		snprintf(msg, sizeof(msg), "the BMC at %s port %s refused the login of '%s': %s",
-			 conn->host, conn->port, conn->user, err->why);
+		if (conn->device)
+			snprintf(msg, sizeof(msg), "the BMC through %s refused: %s",
+				 conn->device, err->why);
+		else
+			snprintf(msg, sizeof(msg),
+				 "the BMC at %s port %s refused the login of '%s': %s",
+				 conn->host, conn->port, conn->user, err->why);
 		code = EXIT_LOGIN;
 		break;
 	default:
@@ -312,8 +330,9 @@ int main(int argc, char **argv)
 	struct bmc_dram dram;
 	struct bmc_err err;
 	unsigned int i;
-	bool json = false, partial = false;
-	const char *password_file = NULL;
+	bool json = false, partial = false, in_band = false, remote = false;
+	const char *password_file = NULL, *device_nr = NULL;
+	char device[32];
 	int passwords = 0, opt;
 	char *end, *from_file = NULL, why[96];
 	struct colsel sel = { .nr = 0 };
@@ -322,23 +341,41 @@ int main(int argc, char **argv)
 
 	/* One line of our own instead of getopt's. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "H:p:C:U:P:f:EhVo:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "I:d:H:p:C:U:P:f:EhVo:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'I':
+			if (!strcmp(optarg, "open"))
+				in_band = true;
+			else if (!strcmp(optarg, "lanplus"))
+				in_band = false;
+			else
+				return usage_error("-I wants lanplus or open");
+			break;
+		case 'd':
+			if (strtoul(optarg, &end, 10) > 255 || *end || !*optarg ||
+			    *optarg == '-')
+				return usage_error("-d wants a device number, 0 to 255");
+			device_nr = optarg;
+			break;
 		case 'H':
 			conn.host = optarg;
+			remote = true;
 			break;
 		case 'p':
 			if (strtoul(optarg, &end, 10) - 1 > 65534 || *end || !*optarg)
 				return usage_error("-p wants a port number, 1 to 65535");
 			conn.port = optarg;
+			remote = true;
 			break;
 		case 'C':
 			if (strtoul(optarg, &end, 10) > 17 || *end || !*optarg || *optarg == '-')
 				return usage_error("-C wants a cipher suite, 0 to 17");
 			conn.cipher = optarg;
+			remote = true;
 			break;
 		case 'U':
 			conn.user = optarg;
+			remote = true;
 			break;
 		case 'P':
 			conn.password = optarg;
@@ -369,12 +406,15 @@ int main(int argc, char **argv)
 			break;
 		case OPT_IPMITOOL:
 			conn.ipmitool = optarg;
+			remote = true;
 			break;
 		case OPT_RECORD:
 			conn.record_dir = optarg;
+			remote = true;
 			break;
 		case OPT_REPLAY:
 			conn.replay_dir = optarg;
+			remote = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -389,12 +429,23 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument");
-	if (passwords > 1)
-		return usage_error("give the password one way: -P, -f or -E");
-	if (!conn.host || !conn.user || !passwords)
-		return usage_error("-H HOST, -U USER and a password (-P, -f or -E) are needed");
-	if (conn.record_dir && conn.replay_dir)
-		return usage_error("--record and --replay exclude each other");
+	if (in_band) {
+		if (remote || passwords)
+			return usage_error("-I open asks this machine's BMC: -H, -p, -C, -U, "
+					   "a password, --ipmitool, --record and --replay "
+					   "do not go with it");
+		snprintf(device, sizeof(device), "/dev/ipmi%s", device_nr ? device_nr : "0");
+		conn.device = device;
+	} else {
+		if (device_nr)
+			return usage_error("-d goes with -I open");
+		if (passwords > 1)
+			return usage_error("give the password one way: -P, -f or -E");
+		if (!conn.host || !conn.user || !passwords)
+			return usage_error("-H HOST, -U USER and a password (-P, -f or -E) are needed");
+		if (conn.record_dir && conn.replay_dir)
+			return usage_error("--record and --replay exclude each other");
+	}
 
 	if (password_file) {
 		from_file = read_password(password_file);
@@ -403,7 +454,7 @@ int main(int argc, char **argv)
 		conn.password = from_file;
 	}
 
-	/* One ipmitool run, one session: everything is asked in it. */
+	/* One ipmitool run, one session: everything is asked in it (or in-band). */
 	session = ipmi_open(&conn, &fail);
 	if (!session) {
 		free(from_file);
