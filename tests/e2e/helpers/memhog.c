@@ -319,19 +319,23 @@ int main(int argc, char **argv)
 	where(pages);
 	printf("end\n");
 
-	cmd = fopen(argv[2], "r");
+	/*
+	 * Read and write: with a write end of its own the FIFO never reads EOF
+	 * between two commands. Opened read-only, it did once a command's writer
+	 * closed, and a command whose writer opened the FIFO between that EOF
+	 * and the close that followed went away with the pipe's buffer when
+	 * both ends were closed: memhog then waited for a writer forever (test
+	 * 85 on the interleaved board, "exit" lost after "check").
+	 */
+	cmd = fopen(argv[2], "r+");
 	if (!cmd) {
 		perror("memhog: fifo");
 		return 1;
 	}
 	for (;;) {
 		if (!fgets(line, sizeof(line), cmd)) {
-			/* writer closed: wait for the next one */
-			fclose(cmd);
-			cmd = fopen(argv[2], "r");
-			if (!cmd)
-				return 1;
-			continue;
+			perror("memhog: fifo");
+			return 1;
 		}
 		if (!strncmp(line, "exit", 4))
 			break;
