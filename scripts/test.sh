@@ -103,6 +103,21 @@ for t in "$top"/tests/build/*.sh; do
 done
 t_unit=$(date +%s)
 
+# bmc_accessed_off_check NAME: the BMC reports memory of a rank accessed while the rank
+# was off (firmware-glue/bmc/fault.c): what real DRAM would answer with a machine check
+# or garbage. Nothing to check on a board without a BMC.
+bmc_accessed_off_check() {
+	local hits
+	board_has_bmc || return 0
+	hits=$(grep -a 'memory accessed while off' "$out/bmc/bmc.log" 2>/dev/null || true)
+	if [ -z "$hits" ]; then
+		result ok "$1"
+	else
+		echo "$hits" | head -n 10 | sed 's/^/# BMC: /'
+		result fail "$1" "memory of a rank was accessed while it was off ($out/bmc/bmc.log)"
+	fi
+}
+
 # reboot_check OUT BOARD-FILE KERNEL INITRD PREFIX: a boot of its own (acma.mode=reboot):
 # the guest scales down until ranks are off (scripts/guest/ranks-off) and restarts
 # with them off (QEMU exits: -no-reboot); then every rank must be on at the BMC, as
@@ -139,6 +154,65 @@ reboot_check() {
 		result fail "$name" "${line:-the guest said nothing} (report: $out/report.log)"
 		;;
 	esac
+	bmc_accessed_off_check "${5}host/ranks-on-at-reboot/no-access-to-off-ranks"
+	runner_cleanup
+}
+
+# kdump_check OUT BOARD-FILE KERNEL INITRD PREFIX: a boot of its own (acma.mode=kdump):
+# the guest loads a crash kernel (the same kernel and initramfs, on a virtio disk),
+# scales down until ranks are off and back up until some are on again, and crashes
+# (scripts/guest/kdump); the crash kernel reads the whole dump (scripts/guest/vmcore).
+# The crash kernel must find each rank as the crashed one left it, add none of their
+# memory (it is the crashed kernel's, in the dump), read /proc/vmcore to its end, and
+# never read a rank that is off (the BMC sees that: bmc_accessed_off_check).
+kdump_check() {
+	local name=${5}host/kdump-ranks-off crash off on lines bad= id state want
+	runner_init "$1" "$2"
+	bmc_start
+	# the kernel and initramfs for the crash kernel: a tar archive on a virtio disk
+	mkdir -p "$out/kexec"
+	cp "$3" "$out/kexec/kernel" && cp "$4" "$out/kexec/initrd" &&
+		tar -cf "$out/kexec.tar" -C "$out/kexec" kernel initrd || die "cannot make $out/kexec.tar"
+	rm -rf "$out/kexec"
+	CONFIG_GUEST_CMDLINE="$guest_cmdline crashkernel=160M" \
+		qemu_start kdump "$3" "$4" \
+		-drive "file=$out/kexec.tar,if=none,id=kexec0,format=raw,readonly=on" \
+		-device virtio-blk-pci,drive=kexec0,serial=acma-kexec
+	if ! qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
+		result fail "$name" "the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
+		runner_cleanup
+		return
+	fi
+	lines=$(tr -d '\r' < "$out/report.log")
+	crash=$(echo "$lines" | grep -E '^(ranks-at-crash|error) ' | head -n 1)
+	case $crash in
+	"ranks-at-crash "*) ;;
+	*)
+		result fail "$name" "${crash:-the guest did not crash as planned} (report: $out/report.log)"
+		runner_cleanup
+		return
+		;;
+	esac
+	off=$(echo "$crash" | sed -n 's/^ranks-at-crash off \(.*\) on .*/\1/p')
+	on=$(echo "$crash" | sed -n 's/.* on \(.*\)$/\1/p')
+	echo "$lines" | grep -q '^crash-kernel ' || bad="$bad the crash kernel did not report;"
+	for id in $off $on; do
+		want=on
+		case " $off " in *" $id "*) want=off ;; esac
+		state=$(echo "$lines" | sed -n "s/^domain $id //p" | head -n 1)
+		[ "$state" = "$want" ] || bad="$bad rank $id ${state:-unreported} in the crash kernel, $want at the crash;"
+	done
+	echo "$lines" | grep -q '^rank-memory-added 0$' ||
+		bad="$bad $(echo "$lines" | grep '^rank-memory-added' || echo 'rank-memory-added unreported') (none may be added);"
+	echo "$lines" | grep -qE '^vmcore-read ([0-9]+) \1 ' ||
+		bad="$bad /proc/vmcore not read whole: $(echo "$lines" | grep -E '^(vmcore-read|error) ' || echo 'no answer');"
+	echo "# at the crash: off $off, on $on; $(echo "$lines" | grep '^vmcore-read' | awk '{ printf "vmcore %d MiB read in %d s", $2 / 1048576, $4 }')"
+	if [ -z "$bad" ]; then
+		result ok "$name"
+	else
+		result fail "$name" "$bad (console: $out/console.log)"
+	fi
+	bmc_accessed_off_check "${5}host/kdump-ranks-off/no-access-to-off-ranks"
 	runner_cleanup
 }
 
@@ -195,6 +269,7 @@ e2e() {
 		echo "$splats" | head -n 20 | sed 's/^/# /'
 		result fail "${prefix}host/guest-kernel-log-clean" "kernel warnings in $out/console.log"
 	fi
+	bmc_accessed_off_check "${prefix}host/no-access-to-off-ranks"
 	pids="$bmc_pid $qemu_pid $(cat "$out/bmc/restarted.pid" 2>/dev/null || true)"
 	runner_cleanup
 	left=0
@@ -208,6 +283,9 @@ e2e() {
 	fi
 	if [ "$BOARD_FIRMWARE" != none ] && matches ranks-on-at-reboot "$tests"; then
 		reboot_check "$eout-reboot" "$eboard" "$ekernel" "$einitrd" "$prefix"
+	fi
+	if [ "$BOARD_FIRMWARE" != none ] && matches kdump-ranks-off "$tests"; then
+		kdump_check "$eout-kdump" "$eboard" "$ekernel" "$einitrd" "$prefix"
 	fi
 }
 

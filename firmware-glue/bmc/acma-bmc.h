@@ -79,6 +79,9 @@ struct acma_range {
  * @transitions: number of state changes since the state file was created
  * @last_change: wall-clock time of the last change, 0 if never changed
  * @usable_at: CLOCK_MONOTONIC ns when the rank's last power-on completes
+ * @failed: its last power-off failed: contents not dropped
+ * @accessed_off: memory of the rank was accessed while it was off, since
+ *	it last went off (reported once per time off)
  */
 struct acma_rank {
 	int dimm;
@@ -90,7 +93,8 @@ struct acma_rank {
 	uint32_t transitions;
 	time_t last_change;
 	uint64_t usable_at;
-	bool failed;		/* its last power-off failed: contents not dropped */
+	bool failed;
+	bool accessed_off;
 };
 
 /**
@@ -181,7 +185,13 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who);
 void acma_audit(struct acma_bmc *bmc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int acma_private_dir(struct acma_bmc *bmc, const char *path, const char *what);
-int acma_drop_contents(struct acma_bmc *bmc, int rank, bool log);
+/* why contents are dropped: a power-off, or again while the rank is off */
+enum acma_drop {
+	ACMA_DROP_POWER_OFF,
+	ACMA_DROP_AGAIN,
+};
+
+int acma_drop_contents(struct acma_bmc *bmc, int rank, enum acma_drop why);
 
 /* fault.c */
 /**

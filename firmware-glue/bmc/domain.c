@@ -223,11 +223,28 @@ static int open_backing(struct acma_bmc *bmc, int rank,
 	return fd;
 }
 
+/*
+ * Whatever reads or writes a rank's memory through QEMU while the rank is off
+ * gives its shared backing file pages again (tmpfs allocates one on any fault,
+ * a read too): the offset of the first such data in the file @fd, or -1 when there is none.
+ */
+static off_t accessed_at(int fd)
+{
+	off_t at = lseek(fd, 0, SEEK_DATA);
+
+	return at < 0 ? -1 : at;
+}
+
 /**
  * acma_drop_contents() - drop the contents of every backing file of a rank
  * @bmc: the plugin
  * @rank: rank id
- * @log: log each file dropped (failures are always logged)
+ * @why: %ACMA_DROP_POWER_OFF at the power-off (each file dropped is logged);
+ *	%ACMA_DROP_AGAIN while the rank is off, when any data found in a file is
+ *	memory something accessed while the rank was off: that is logged, in the
+ *	BMC log and the transition log, once per time the rank is off, with the
+ *	guest physical address of the first page found (a real rank would have
+ *	raised a machine check, or read back garbage)
  *
  * Opens and checks them all first, then punches each over its whole range.
  *
@@ -235,12 +252,15 @@ static int open_backing(struct acma_bmc *bmc, int rank,
  * a punch failed: the contents cannot be known to be gone, so the rank must
  * not be reported off.
  */
-int acma_drop_contents(struct acma_bmc *bmc, int rank, bool log)
+int acma_drop_contents(struct acma_bmc *bmc, int rank, enum acma_drop why)
 {
-	const struct acma_rank *rk = &bmc->ranks[rank];
+	struct acma_rank *rk = &bmc->ranks[rank];
 	int fds[ACMA_MAX_RANGES];
 	int i, n, err = 0;
+	off_t at;
 
+	if (why == ACMA_DROP_POWER_OFF)
+		rk->accessed_off = false;
 	for (n = 0; n < rk->nr_ranges; n++) {
 		fds[n] = open_backing(bmc, rank, &rk->ranges[n]);
 		if (fds[n] < 0) {
@@ -251,12 +271,23 @@ int acma_drop_contents(struct acma_bmc *bmc, int rank, bool log)
 	for (i = 0; !err && i < n; i++) {
 		const struct acma_range *rg = &rk->ranges[i];
 
+		if (why == ACMA_DROP_AGAIN && !rk->accessed_off &&
+		    (at = accessed_at(fds[i])) >= 0) {
+			rk->accessed_off = true;
+			acma_log(bmc, OS_ERROR,
+				 "acma: rank %d: memory accessed while off, at 0x%llx",
+				 rank, (unsigned long long)(rg->base + at));
+			acma_audit(bmc, "rank %d (%s): memory accessed while %s, at 0x%llx",
+				   rank, bmc->dimms[rk->dimm],
+				   bmc->states[rk->state].name,
+				   (unsigned long long)(rg->base + at));
+		}
 		if (fallocate(fds[i], FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
 			      rg->size)) {
 			err = errno;
 			acma_log(bmc, OS_ERROR, "acma: rank %d: cannot drop %s: %s",
 				 rank, rg->path, strerror(err));
-		} else if (log) {
+		} else if (why == ACMA_DROP_POWER_OFF) {
 			acma_log(bmc, INFO,
 				 "acma: rank %d: dropped %s (0x%llx+0x%llx)", rank,
 				 rg->path, (unsigned long long)rg->base,
@@ -322,7 +353,7 @@ int acma_set_state(struct acma_bmc *bmc, int rank, int state, const char *who)
 	if (old == state)
 		return 0;
 	if (bmc->states[old].kept && !bmc->states[state].kept) {
-		err = acma_drop_contents(bmc, rank, true);
+		err = acma_drop_contents(bmc, rank, ACMA_DROP_POWER_OFF);
 		if (err) {
 			rk->failed = true;
 			acma_sensor_update(bmc, rank);

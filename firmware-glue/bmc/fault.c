@@ -6,7 +6,10 @@
  * power-off: every ACMA_DROP_PERIOD_MS the backing files of every rank in a
  * state that does not keep contents are dropped again, so that a write that
  * reaches a rank while it is off (through a stale mapping, or to memory the
- * OS added before the rank was really on) reads back as zeros.
+ * OS added before the rank was really on) reads back as zeros. Before each
+ * drop, data found in a file is memory that was accessed while the rank was
+ * off, and is reported: "acma: rank N: memory accessed while off, at ADDR" in
+ * the BMC log (make test fails a run whose BMC log has it).
  *
  * A BMC that misbehaves, once: the file "faults" in the BMC's state
  * directory (the host agent writes it: scripts/host-agent.sh, "bmc late",
@@ -111,7 +114,7 @@ static void drop_timer_fn(void *data)
 
 	for (i = 0; i < bmc->nr_ranks; i++)
 		if (!bmc->states[bmc->ranks[i].state].kept)
-			acma_drop_contents(bmc, i, false);
+			acma_drop_contents(bmc, i, ACMA_DROP_AGAIN);
 	drop_timer_arm(bmc);
 }
 
