@@ -40,6 +40,7 @@
 
 static struct dram_power dram_power = {
 	.lock = __MUTEX_INITIALIZER(dram_power.lock),
+	.synced = COMPLETION_INITIALIZER(dram_power.synced),
 };
 
 static const char * const dram_power_state_names[] = {
@@ -629,7 +630,9 @@ static int dram_power_add_domains(struct dram_power *dp)
 
 		d->desc = dp->map.domains[i];
 		INIT_DELAYED_WORK(&d->retry, dram_power_retry_fn);
-		dram_power_set_state(d, DRAM_POWER_ON);
+		/* a crash kernel knows nothing until firmware says */
+		dram_power_set_state(d, dp->in_kdump ? DRAM_POWER_FAILED :
+				     DRAM_POWER_ON);
 		d->dev.id = d->desc.id;
 		d->dev.bus = &dram_power_subsys;
 		d->dev.groups = dram_power_domain_groups;
@@ -676,6 +679,11 @@ static void dram_power_domain_add_memory(struct dram_power_domain *d)
  * off while memory is present is a firmware fault, and is powered on.  When
  * the domains' memory is ours to add, every domain is powered on, confirmed,
  * and its memory added: the machine starts with all of it.
+ *
+ * In a crash kernel every domain stays as the crashed kernel left it: its
+ * memory holds what the dump is for (adding it would let this kernel
+ * allocate there), and a domain that is off has nothing to read.  A state
+ * that cannot be read is "failed": maybe on, maybe off.
  */
 static void dram_power_sync(struct dram_power *dp)
 {
@@ -691,6 +699,14 @@ static void dram_power_sync(struct dram_power *dp)
 		err = dram_power_fw_get(dp, d, &value);
 		if (err) {
 			dram_power_error(d, "reading the state", err);
+			if (dp->in_kdump)
+				dram_power_set_state(d, DRAM_POWER_FAILED);
+			continue;
+		}
+		if (dp->in_kdump) {
+			dram_power_set_state(d, value == 0 ? DRAM_POWER_ON :
+					     value == dp->off_value ?
+					     DRAM_POWER_OFF : DRAM_POWER_FAILED);
 			continue;
 		}
 		dram_power_domain_blocks(d, &present, NULL);
@@ -708,7 +724,64 @@ static void dram_power_sync(struct dram_power *dp)
 			dram_power_domain_add_memory(d);
 	}
 	mutex_unlock(&dp->lock);
+	complete_all(&dp->synced);
 }
+
+#ifdef CONFIG_PROC_VMCORE
+/* How long a crash kernel's dump waits for the firmware to say what is on. */
+#define DRAM_POWER_KDUMP_WAIT_MS	60000
+
+/*
+ * A crash kernel reads the crashed kernel's memory through /proc/vmcore as
+ * the ELF core header describes it, and that header may be older than the
+ * last power-off: kexec_file_load() makes it when the crash kernel is loaded,
+ * and memory hot-unplug updates it only where CONFIG_CRASH_HOTPLUG exists
+ * (not on arm64).  A page of a domain that is not on is not RAM for the dump
+ * (it reads as zeros), as virtio-mem does for memory it unplugged: real DRAM
+ * that is off answers a read with an error, or garbage.  Until the firmware
+ * answered, the dump waits; if it never does, the domains' pages are not
+ * read at all.
+ */
+static bool dram_power_vmcore_pfn_is_ram(struct vmcore_cb *cb,
+		unsigned long pfn)
+{
+	struct dram_power *dp = container_of(cb, struct dram_power, vmcore_cb);
+	u64 addr = PFN_PHYS(pfn);
+	bool ram = true;
+	int i;
+
+	for (i = 0; i < dp->map.nr_domains; i++) {
+		struct dram_power_domain *d = &dp->domains[i];
+
+		if (!dram_power_domain_touches(d, addr, PAGE_SIZE))
+			continue;
+		if (!wait_for_completion_timeout(&dp->synced,
+				msecs_to_jiffies(DRAM_POWER_KDUMP_WAIT_MS))) {
+			pr_warn_once("no firmware answer: /proc/vmcore skips the domains' memory\n");
+			/* the states stay "failed": later pages skip at once */
+			complete_all(&dp->synced);
+			return false;
+		}
+		mutex_lock(&dp->lock);
+		ram = d->state == DRAM_POWER_ON;
+		mutex_unlock(&dp->lock);
+		break;
+	}
+	return ram;
+}
+
+static void dram_power_kdump_init(struct dram_power *dp)
+{
+	dp->vmcore_cb.pfn_is_ram = dram_power_vmcore_pfn_is_ram;
+	register_vmcore_cb(&dp->vmcore_cb);
+	pr_info("crash kernel: domains left as found, /proc/vmcore reads only those on\n");
+}
+#else
+static void dram_power_kdump_init(struct dram_power *dp)
+{
+	pr_info("crash kernel: domains left as found\n");
+}
+#endif
 
 /*
  * Before a reboot, a kexec or a power-off, every domain goes back on: the
@@ -825,6 +898,7 @@ int dram_power_register(struct dram_power_map *map, bool adds_memory)
 	dp->map = *map;
 	dp->off_value = off;
 	dp->adds_memory = adds_memory;
+	dp->in_kdump = is_kdump_kernel();
 	dp->domains = kcalloc(dp->map.nr_domains, sizeof(*dp->domains),
 			      GFP_KERNEL);
 	if (!dp->domains) {
@@ -837,9 +911,13 @@ int dram_power_register(struct dram_power_map *map, bool adds_memory)
 		pr_err("sysfs: %d\n", err);
 		return err;
 	}
-	err = damon_acma_register_platform(&dram_power_acma_ops);
-	if (err)
-		pr_warn("DAMON_ACMA hooks not registered: %d\n", err);
+	if (dp->in_kdump) {
+		dram_power_kdump_init(dp);
+	} else {
+		err = damon_acma_register_platform(&dram_power_acma_ops);
+		if (err)
+			pr_warn("DAMON_ACMA hooks not registered: %d\n", err);
+	}
 	register_reboot_notifier(&dram_power_reboot_nb);
 	dram_power_fault_init();
 	schedule_delayed_work(&dram_power_probe_work, 0);

@@ -6,6 +6,8 @@
 #ifndef _DRAM_POWER_H
 #define _DRAM_POWER_H
 
+#include <linux/completion.h>
+#include <linux/crash_dump.h>
 #include <linux/device.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -163,7 +165,12 @@ struct dram_power_domain {
  * @off_value:		Firmware state value used for "off".
  * @adds_memory:	The domains' memory is not boot memory: the driver
  *			adds it once firmware confirmed the domain on.
+ * @in_kdump:		This is a crash kernel: the domains' memory is the crashed
+ *			kernel's, to be read through /proc/vmcore; nothing is
+ *			switched or added, the domains stay as it left them.
+ * @synced:		Done once the domains' states were read from firmware.
  * @lock:		Serializes state changes and firmware calls.
+ * @vmcore_cb:		Keeps /proc/vmcore off domains that are not on.
  */
 struct dram_power {
 	struct dram_power_map map;
@@ -171,7 +178,12 @@ struct dram_power {
 	const struct dram_power_backend *backend;
 	u8 off_value;
 	bool adds_memory;
+	bool in_kdump;
+	struct completion synced;
 	struct mutex lock;
+#ifdef CONFIG_PROC_VMCORE
+	struct vmcore_cb vmcore_cb;
+#endif
 };
 
 const char *dram_power_state_name(enum dram_power_state state);
