@@ -109,7 +109,7 @@ t_unit=$(date +%s)
 bmc_accessed_off_check() {
 	local hits
 	board_has_bmc || return 0
-	hits=$(grep -a 'memory accessed while off' "$out/bmc/bmc.log" 2>/dev/null || true)
+	hits=$(grep -a 'acma: rank [0-9]*: memory accessed while off' "$out/bmc/bmc.log" 2>/dev/null || true)
 	if [ -z "$hits" ]; then
 		result ok "$1"
 	else
@@ -118,17 +118,34 @@ bmc_accessed_off_check() {
 	fi
 }
 
-# reboot_check OUT BOARD-FILE KERNEL INITRD PREFIX: a boot of its own (acma.mode=reboot):
-# the guest scales down until ranks are off (scripts/guest/ranks-off) and restarts
-# with them off (QEMU exits: -no-reboot); then every rank must be on at the BMC, as
-# the DRAM power driver's reboot notifier leaves them for the next boot's firmware.
+# kexec_disk KERNEL INITRD: the kernel and initramfs a guest kexecs, as a tar archive
+# ($out/kexec.tar) for a virtio disk with serial acma-kexec (scripts/guest/lib.sh,
+# kexec_load); its QEMU arguments into the array kexec_args.
+kexec_disk() {
+	mkdir -p "$out/kexec"
+	cp "$1" "$out/kexec/kernel" && cp "$2" "$out/kexec/initrd" &&
+		tar -cf "$out/kexec.tar" -C "$out/kexec" kernel initrd || die "cannot make $out/kexec.tar"
+	rm -rf "$out/kexec"
+	kexec_args=(-drive "file=$out/kexec.tar,if=none,id=kexec0,format=raw,readonly=on"
+		-device virtio-blk-pci,drive=kexec0,serial=acma-kexec)
+}
+
+# reboot_check OUT BOARD-FILE KERNEL INITRD PREFIX MODE: a boot of its own
+# (acma.mode=MODE): the guest scales down until ranks are off (scripts/guest/ranks-off)
+# and, with them off, restarts (MODE reboot: QEMU exits, -no-reboot) or kexecs the
+# same kernel without the DRAM power driver (MODE kexec, scripts/guest/kexec; that
+# kernel reports and powers off). Then every rank must be on at the BMC, as the DRAM
+# power driver's reboot notifier leaves them for the next boot's firmware or kernel,
+# and the kexec'd kernel must have no rank memory in its memory map.
 reboot_check() {
-	local name=${5}host/ranks-on-at-reboot line off r raw bytes bad=
+	local mode=$6 name=${5}host/ranks-on-at-$6 line off r raw bytes bad= kexeced
 	runner_init "$1" "$2"
 	bmc_start
-	qemu_start reboot "$3" "$4"
+	kexec_args=()
+	[ "$mode" = kexec ] && kexec_disk "$3" "$4"
+	qemu_start "$mode" "$3" "$4" "${kexec_args[@]}"
 	if ! qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
-		result fail "$name" "the guest did not restart within ${CONFIG_RUN_TIMEOUT:-900} s"
+		result fail "$name" "the guest did not $mode within ${CONFIG_RUN_TIMEOUT:-900} s"
 		runner_cleanup
 		return
 	fi
@@ -143,18 +160,26 @@ reboot_check() {
 			state=${names[$((16#${bytes[1]:-ff}))]:-unknown}
 			[ "$state" = on ] || bad="$bad rank $r $state;"
 		done
-		echo "# restarted with ranks $off off; at the BMC after the restart:${bad:- every rank on}"
+		echo "# ${mode} with ranks $off off; at the BMC after the $mode:${bad:- every rank on}"
+		if [ "$mode" = kexec ]; then
+			kexeced=$(tr -d '\r' < "$out/report.log" | sed -n 's/^kexeced //p')
+			case $kexeced in
+			0) ;;
+			"") bad="$bad the kexec'd kernel did not report;" ;;
+			*) bad="$bad the kexec'd kernel has $kexeced System RAM ranges on ranks;" ;;
+			esac
+		fi
 		if [ -z "$bad" ]; then
 			result ok "$name"
 		else
-			result fail "$name" "not on after the restart:$bad (console: $out/console.log)"
+			result fail "$name" "after the $mode:$bad (console: $out/console.log)"
 		fi
 		;;
 	*)
 		result fail "$name" "${line:-the guest said nothing} (report: $out/report.log)"
 		;;
 	esac
-	bmc_accessed_off_check "${5}host/ranks-on-at-reboot/no-access-to-off-ranks"
+	bmc_accessed_off_check "$name/no-access-to-off-ranks"
 	runner_cleanup
 }
 
@@ -169,15 +194,9 @@ kdump_check() {
 	local name=${5}host/kdump-ranks-off crash off on lines bad= id state want
 	runner_init "$1" "$2"
 	bmc_start
-	# the kernel and initramfs for the crash kernel: a tar archive on a virtio disk
-	mkdir -p "$out/kexec"
-	cp "$3" "$out/kexec/kernel" && cp "$4" "$out/kexec/initrd" &&
-		tar -cf "$out/kexec.tar" -C "$out/kexec" kernel initrd || die "cannot make $out/kexec.tar"
-	rm -rf "$out/kexec"
+	kexec_disk "$3" "$4"
 	CONFIG_GUEST_CMDLINE="$guest_cmdline crashkernel=160M" \
-		qemu_start kdump "$3" "$4" \
-		-drive "file=$out/kexec.tar,if=none,id=kexec0,format=raw,readonly=on" \
-		-device virtio-blk-pci,drive=kexec0,serial=acma-kexec
+		qemu_start kdump "$3" "$4" "${kexec_args[@]}"
 	if ! qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
 		result fail "$name" "the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
 		runner_cleanup
@@ -281,9 +300,11 @@ e2e() {
 	else
 		result fail "${prefix}host/runner-cleanup" "private run folder or scratch disk left ($left), processes left: ${alive:-none}"
 	fi
-	if [ "$BOARD_FIRMWARE" != none ] && matches ranks-on-at-reboot "$tests"; then
-		reboot_check "$eout-reboot" "$eboard" "$ekernel" "$einitrd" "$prefix"
-	fi
+	for m in reboot kexec; do
+		if [ "$BOARD_FIRMWARE" != none ] && matches ranks-on-at-$m "$tests"; then
+			reboot_check "$eout-$m" "$eboard" "$ekernel" "$einitrd" "$prefix" $m
+		fi
+	done
 	if [ "$BOARD_FIRMWARE" != none ] && matches kdump-ranks-off "$tests"; then
 		kdump_check "$eout-kdump" "$eboard" "$ekernel" "$einitrd" "$prefix"
 	fi

@@ -42,5 +42,28 @@ host_request() {
 	case $answer in ok*) return 0 ;; *) return 1 ;; esac
 }
 
+# kexec_load MODE [-p] [ARG...]: load this kernel and initramfs again, for a kexec
+# (no -p) or as the crash kernel (-p), to boot with acma.mode=MODE and the current
+# command line otherwise, plus ARGs. The host gives both as a tar archive on a virtio
+# disk with serial acma-kexec (scripts/test.sh); loaded with kexec_file_load(2)
+# (kexec-load). Prints the new command line; 1 with the reason printed otherwise.
+kexec_load() {
+	local mode=$1 flag= disk= b cmdline err
+	shift
+	[ "${1:-}" = -p ] && { flag=-p; shift; }
+	for b in /sys/block/vd*; do
+		[ "$(cat $b/serial 2>/dev/null)" = acma-kexec ] && disk=/dev/${b##*/}
+	done
+	[ -n "$disk" ] || { echo "no disk with serial acma-kexec (the kernel and initramfs)"; return 1; }
+	tar -xf $disk -C /tmp kernel initrd 2>/dev/null ||
+		{ echo "cannot unpack the kernel and initramfs from $disk"; return 1; }
+	cmdline="$(sed -e "s/acma\.mode=[a-z]*/acma.mode=$mode/" -e 's/crashkernel=[^ ]*//' \
+		-e 's/kunit\.enable=1//' -e 's/  */ /g' /proc/cmdline) $*"
+	err=$(kexec-load $flag /tmp/kernel /tmp/initrd "$cmdline" 2>&1)
+	rm -f /tmp/kernel /tmp/initrd
+	[ -z "$err" ] || { echo "$err"; return 1; }
+	echo "$cmdline"
+}
+
 skip() { echo "SKIP: $*"; exit 4; }
 fail() { echo "FAIL: $*"; exit 1; }

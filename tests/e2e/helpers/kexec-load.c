@@ -2,17 +2,18 @@
 /*
  * kexec-load - load a kernel with kexec_file_load(2), as kexec-tools' `kexec -s` does.
  *
- *   kexec-load [-p] [-e] KERNEL INITRD CMDLINE
+ *   kexec-load [-p] KERNEL INITRD CMDLINE
+ *   kexec-load -e
  *
  * -p loads it as the crash kernel (KEXEC_FILE_ON_CRASH): it boots on the next
  *    panic, with the old kernel's memory in /proc/vmcore.
- * -e boots it at once after loading (reboot(LINUX_REBOOT_CMD_KEXEC)), through the
- *    kernel's restart path: the reboot notifiers run first.
+ * -e boots the kernel loaded (without -p) at once (reboot(LINUX_REBOOT_CMD_KEXEC)),
+ *    through the kernel's restart path: the reboot notifiers run first.
  *
  * The guests have no kexec-tools; the kernel does the loading itself (the image
  * is checked, the purgatory and, for -p, the ELF core header are made by it).
- * Exit status: 0 loaded (and, with -e, does not return), 1 the kernel refused
- * (its errno printed), 2 usage.
+ * Exit status: 0 loaded (-e does not return), 1 the kernel refused (its errno
+ * printed), 2 usage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,7 +58,16 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (argc - optind != 3 || (exec_now && (flags & KEXEC_FILE_ON_CRASH)))
+	if (exec_now) {
+		if (flags || optind != argc)
+			goto usage;
+		sync();
+		syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
+			LINUX_REBOOT_CMD_KEXEC, NULL);
+		fprintf(stderr, "kexec-load: reboot(KEXEC): %s\n", strerror(errno));
+		return 1;
+	}
+	if (argc - optind != 3)
 		goto usage;
 	kfd = open_or_die(argv[optind]);
 	ifd = open_or_die(argv[optind + 1]);
@@ -67,15 +77,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kexec-load: kexec_file_load: %s\n", strerror(errno));
 		return 1;
 	}
-	if (!exec_now)
-		return 0;
-	sync();
-	syscall(SYS_reboot, LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2,
-		LINUX_REBOOT_CMD_KEXEC, NULL);
-	fprintf(stderr, "kexec-load: reboot(KEXEC): %s\n", strerror(errno));
-	return 1;
+	return 0;
 usage:
-	fprintf(stderr, "usage: kexec-load [-p] [-e] KERNEL INITRD CMDLINE\n"
-		"  (-p and -e exclude each other)\n");
+	fprintf(stderr, "usage: kexec-load [-p] KERNEL INITRD CMDLINE\n"
+		"       kexec-load -e\n");
 	return 2;
 }
