@@ -404,7 +404,7 @@ run: all
 # make test also runs the DRAM power tests on the boards that take the other firmware
 # paths and the whole suite on the Arm board, as BOARD:GLOB[,GLOB...] (each configured
 # in build/BOARD/.config); not when TESTS= picks tests, nor with TEST_BOARDS= .
-TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86* qemu-x86_64-interleaved:27*,85*,8c* qemu-x86_64-vm:9* \
+TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86*,8f* qemu-x86_64-interleaved:27*,85*,8c* qemu-x86_64-vm:9* \
 	qemu-arm64:* qemu-x86_64+debug:53*,83*,84*,86*,88*,89*,8a*,98*
 TEST_ALSO := $(if $(TESTS),,$(filter-out $(BOARD):%,$(TEST_BOARDS)))
 # make bench on the Arm board also runs the rank power cycle on the default x86 board,

@@ -236,13 +236,12 @@ int acpi_write_mpst(const struct board *b, const char *source, FILE *out, FILE *
 	return 0;
 }
 
-/* The IPMI operation region and field of one OEM command, in the BMC's scope. */
-static void ssdt_ipmi_region(FILE *out, int cmd, const char *what)
+/* The IPMI operation region and field of one command, in the BMC's scope. */
+static void ssdt_ipmi_region(FILE *out, int netfn, int cmd, const char *what)
 {
-	fprintf(out, "        /* NetFn 0x%02x, command 0x%02x: %s */\n", ACPI_ACMA_NETFN,
-		cmd, what);
+	fprintf(out, "        /* NetFn 0x%02x, command 0x%02x: %s */\n", netfn, cmd, what);
 	fprintf(out, "        OperationRegion (R%02X, IPMI, 0x%04X, 0x0100)\n", cmd,
-		ACPI_ACMA_NETFN << 8 | cmd);
+		netfn << 8 | cmd);
 	fprintf(out, "        Field (R%02X, BufferAcc, NoLock, Preserve)\n", cmd);
 	fprintf(out, "        {\n");
 	fprintf(out, "            AccessAs (BufferAcc, AttribBytes (%d)),\n", IPMI_BUFFER_SIZE);
@@ -297,12 +296,60 @@ static void ssdt_methods(FILE *out, const struct board *b)
 		ACPI_ACMA_ERR_STATUS, ACPI_ACMA_ERR_CC, ACPI_ACMA_ERR_REPLY);
 	fprintf(out,
 		"\n"
+		"            /*\n"
+		"             * BMID (): 0 if the BMC is the one acma,bmc-id names (Get Device\n"
+		"             * ID's manufacturer and product ID), else an error: the OEM\n"
+		"             * commands below mean something else, or nothing, to another BMC.\n"
+		"             * Asked before each of them: a BMC can be replaced at run time.\n"
+		"             */\n"
+		"            Method (BMID, 0, Serialized)\n"
+		"            {\n"
+		"                Local1 = Buffer (0x%02X){}\n"
+		"                Local1 = (%s.F%02X = Local1)\n"
+		"                Local0 = DerefOf (Local1 [Zero])\n"
+		"                If (Local0)\n"
+		"                {\n"
+		"                    Return ((0x%03X | Local0))\n"
+		"                }\n"
+		"\n"
+		"                Local0 = DerefOf (Local1 [0x02])\n"
+		"                If ((DerefOf (Local1 [One]) >= One) && Local0)\n"
+		"                {\n"
+		"                    Return ((0x%03X | Local0))\n"
+		"                }\n"
+		"\n"
+		"                If ((DerefOf (Local1 [One]) < 0x0C))\n"
+		"                {\n"
+		"                    Return (0x%03X)\n"
+		"                }\n"
+		"\n"
+		"                Local0 = (DerefOf (Local1 [0x09]) | (DerefOf (Local1 [0x0A]) << 0x08))\n"
+		"                Local0 |= ((DerefOf (Local1 [0x0B]) & 0x0F) << 0x10)\n"
+		"                Local2 = (DerefOf (Local1 [0x0C]) | (DerefOf (Local1 [0x0D]) << 0x08))\n"
+		"                If (((Local0 != 0x%05X) || (Local2 != 0x%04X)))\n"
+		"                {\n"
+		"                    Return (0x%03X)\n"
+		"                }\n"
+		"\n"
+		"                Return (Zero)\n"
+		"            }\n",
+		IPMI_BUFFER_SIZE, IPMI_DEVICE, ACPI_IPMI_GET_DEVICE_ID, ACPI_ACMA_ERR_STATUS,
+		ACPI_ACMA_ERR_CC, ACPI_ACMA_ERR_REPLY, b->bmc_manufacturer & 0xfffff,
+		b->bmc_product & 0xffff, ACPI_ACMA_ERR_BMC);
+	fprintf(out,
+		"\n"
 		"            /* RGET (RANK): the rank's MPST power state value, or an error */\n"
 		"            Method (RGET, 1, Serialized)\n"
 		"            {\n"
 		"                If ((Arg0 >= NRNK))\n"
 		"                {\n"
 		"                    Return (0x%03X)\n"
+		"                }\n"
+		"\n"
+		"                Local0 = BMID ()\n"
+		"                If (Local0)\n"
+		"                {\n"
+		"                    Return (Local0)\n"
 		"                }\n"
 		"\n"
 		"                Local1 = Buffer (0x%02X){}\n"
@@ -333,6 +380,12 @@ static void ssdt_methods(FILE *out, const struct board *b)
 		"                If (((Arg0 >= NRNK) || (Arg1 >= SizeOf (SMAP))))\n"
 		"                {\n"
 		"                    Return (0x%03X)\n"
+		"                }\n"
+		"\n"
+		"                Local0 = BMID ()\n"
+		"                If (Local0)\n"
+		"                {\n"
+		"                    Return (Local0)\n"
 		"                }\n"
 		"\n"
 		"                Local1 = Buffer (0x%02X){}\n"
@@ -373,9 +426,12 @@ int acpi_write_ssdt(const struct board *b, const char *source, FILE *out, FILE *
 		fprintf(out, "    /* acma's OEM commands to the BMC, through its KCS interface */\n");
 		fprintf(out, "    Scope (%s)\n", IPMI_DEVICE);
 		fprintf(out, "    {\n");
-		ssdt_ipmi_region(out, ACPI_ACMA_CMD_GET, "Get Domain Power State");
+		ssdt_ipmi_region(out, ACPI_IPMI_NETFN_APP, ACPI_IPMI_GET_DEVICE_ID,
+				 "Get Device ID");
 		fputc('\n', out);
-		ssdt_ipmi_region(out, ACPI_ACMA_CMD_SET, "Set Domain Power State");
+		ssdt_ipmi_region(out, ACPI_ACMA_NETFN, ACPI_ACMA_CMD_GET, "Get Domain Power State");
+		fputc('\n', out);
+		ssdt_ipmi_region(out, ACPI_ACMA_NETFN, ACPI_ACMA_CMD_SET, "Set Domain Power State");
 		fprintf(out, "    }\n\n");
 	}
 	fprintf(out, "    Scope (\\_SB)\n");

@@ -20,11 +20,15 @@
 #define ACPI_ACMA_ERR_STATUS	0x200	/* | IPMI buffer status byte */
 #define ACPI_ACMA_ERR_ARG	0x300	/* rank or state out of range */
 #define ACPI_ACMA_ERR_REPLY	0x301	/* the BMC's answer is malformed */
+#define ACPI_ACMA_ERR_BMC	0x302	/* not the BMC "acma,bmc-id" names */
 
 /* The BMC's OEM commands the SSDT sends (firmware-glue/PROTOCOL.md). */
 #define ACPI_ACMA_NETFN		0x30
 #define ACPI_ACMA_CMD_GET	0x43
 #define ACPI_ACMA_CMD_SET	0x44
+/* Get Device ID (IPMI 2.0, 20.1): which BMC answers, checked before each of them. */
+#define ACPI_IPMI_NETFN_APP	0x06
+#define ACPI_IPMI_GET_DEVICE_ID	0x01
 
 /**
  * acpi_mpst_states() - order of the board's power states in the MPST

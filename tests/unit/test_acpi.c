@@ -208,12 +208,17 @@ static bool test_ssdt_acpi_board(void)
 	CHECK(g.ret == 0, "ret %d: %s\n", g.ret, g.err);
 	CHECK(strstr(g.out, "External (\\_SB.PCI0.SF8.MI1, DeviceObj)") &&
 	      strstr(g.out, "Scope (\\_SB.PCI0.SF8.MI1)"), "IPMI device scope\n");
-	CHECK(strstr(g.out, "OperationRegion (R43, IPMI, 0x3043, 0x0100)") &&
+	CHECK(strstr(g.out, "OperationRegion (R01, IPMI, 0x0601, 0x0100)") &&
+	      strstr(g.out, "OperationRegion (R43, IPMI, 0x3043, 0x0100)") &&
 	      strstr(g.out, "OperationRegion (R44, IPMI, 0x3044, 0x0100)"), "regions\n");
-	CHECK(count(g.out, "Field (R4") == 2 &&
-	      count(g.out, "AccessAs (BufferAcc, AttribBytes (66)),") == 2, "fields\n");
+	CHECK(count(g.out, "Field (R4") == 2 && count(g.out, "Field (R01") == 1 &&
+	      count(g.out, "AccessAs (BufferAcc, AttribBytes (66)),") == 3, "fields\n");
 	CHECK(strstr(g.out, "Method (RGET, 1, Serialized)") &&
-	      strstr(g.out, "Method (RSET, 2, Serialized)"), "methods\n");
+	      strstr(g.out, "Method (RSET, 2, Serialized)") &&
+	      strstr(g.out, "Method (BMID, 0, Serialized)"), "methods\n");
+	/* the BMC's identity is asked before each OEM command, after the argument checks */
+	CHECK(count(g.out, "Local0 = BMID ()") == 2 &&
+	      strstr(g.out, "Local1 = (\\_SB.PCI0.SF8.MI1.F01 = Local1)"), "BMC identity check\n");
 	CHECK(strstr(g.out, "Name (NRNK, 4)"), "rank count\n");
 	/* MPST value -> BMC index: on is 2, pd 3, sr 1, off 0 in board order */
 	CHECK(strstr(g.out, "0x02,  /* MPS0 = on */") && strstr(g.out, "0x03,  /* MPS1 = pd */") &&
@@ -222,7 +227,8 @@ static bool test_ssdt_acpi_board(void)
 	CHECK(strstr(g.out, "Local1 = (\\_SB.PCI0.SF8.MI1.F43 = Local1)") &&
 	      strstr(g.out, "Local1 = (\\_SB.PCI0.SF8.MI1.F44 = Local1)"), "transfers\n");
 	CHECK(strstr(g.out, "Return ((0x200 | Local0))") && strstr(g.out, "Return ((0x100 | Local0))") &&
-	      count(g.out, "Return (0x300)") == 2 && count(g.out, "Return (0x301)") == 3,
+	      count(g.out, "Return (0x300)") == 2 && count(g.out, "Return (0x301)") == 4 &&
+	      count(g.out, "Return (0x302)") == 1,
 	      "error codes\n");
 	gen_free(&g);
 	board_free(&b);

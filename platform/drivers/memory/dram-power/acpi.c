@@ -3,7 +3,9 @@
  * DRAM power domains switched by ACPI firmware: the methods RGET and RSET of
  * the device \_SB.ACMA (ACMA0001) in an SSDT, which talk to the BMC through
  * an IPMI operation region (see firmware-glue/PROTOCOL.md).  Ranks and states
- * are the MPST's: rank = power node id, state = MPST power state value.
+ * are the MPST's: rank = power node id, state = MPST power state value.  The
+ * methods ask the BMC's Get Device ID before each OEM command and send none to
+ * a BMC other than the one their device's acma,bmc-id names.
  */
 
 #define pr_fmt(fmt) "dram-power: acpi: " fmt
@@ -13,6 +15,8 @@
 #include "dram-power.h"
 
 #define DP_ACPI_DEVICE	"\\_SB.ACMA"
+/* The methods' error for a BMC that is not the one acma,bmc-id names. */
+#define DP_ACPI_ERR_BMC	0x302
 
 static acpi_handle dp_acpi_handle;
 
@@ -28,6 +32,12 @@ static int dp_acpi_result(const char *method, u16 id, acpi_status status,
 	}
 	if (value < 0x100)
 		return 0;
+	if (value == DP_ACPI_ERR_BMC) {
+		/* the firmware sent the BMC nothing but Get Device ID */
+		pr_err_ratelimited("%s(%u): the BMC is not the one firmware names (acma,bmc-id): no OEM command is sent to it\n",
+				   method, id);
+		return -EPROTO;
+	}
 	pr_debug("%s(%u): error 0x%llx\n", method, id, value);
 	switch (value >> 8) {
 	case 1:		/* the BMC answered a completion code */
