@@ -30,7 +30,7 @@ done
 
 install -m 755 "$top/scripts/guest/init" "$root/init"
 install -m 755 "$top/scripts/guest/run-tests" "$top/scripts/guest/demo" "$top/scripts/guest/ranks-off" \
-	"$top/scripts/guest/kdump" "$top/scripts/guest/vmcore" "$top/scripts/guest/kexec" \
+	"$top/scripts/guest/kdump" "$top/scripts/guest/vmcore" "$top/scripts/guest/kexec" "$top/scripts/guest/rebooted" \
 	"$root/usr/share/acma/"
 install -m 644 "$top/scripts/guest/lib.sh" "$top/scripts/guest/damon.sh" "$top/scripts/guest/fleet.sh" \
 	"$root/usr/share/acma/"

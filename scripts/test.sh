@@ -130,22 +130,58 @@ kexec_disk() {
 		-device virtio-blk-pci,drive=kexec0,serial=acma-kexec)
 }
 
-# reboot_check OUT BOARD-FILE KERNEL INITRD PREFIX MODE: a boot of its own
-# (acma.mode=MODE): the guest scales down until ranks are off (scripts/guest/ranks-off)
-# and, with them off, restarts (MODE reboot: QEMU exits, -no-reboot) or kexecs the
-# same kernel without the DRAM power driver (MODE kexec, scripts/guest/kexec; that
+# rebooted_check KERNEL INITRD OFF-STATE: after the reboot check's restart, switch
+# every rank off at the BMC (state index OFF-STATE), as a power loss or a kernel that
+# never powered them on leaves them, and boot the board again (acma.mode=rebooted,
+# scripts/guest/rebooted): the DRAM power driver must power each rank on before its
+# memory is used (the BMC sees any use before: bmc_accessed_off_check), and every
+# rank's memory must come back and keep checksummed data that fill nearly all memory.
+# The first boot's logs are kept as console-first.log and report-first.log. What is
+# wrong goes into rb_bad, empty when all is well.
+rebooted_check() {
+	local line r raw
+	rb_bad=
+	for r in $("$boardgen" ranks "$board_file" | cut -d' ' -f1 | sort -un); do
+		raw=$(bmc_admin raw 0x30 0x44 "$r" "$3" 2>&1) ||
+			rb_bad="$rb_bad rank $r not switched off between the boots: $raw;"
+	done
+	[ -z "$rb_bad" ] || return
+	mv "$out/console.log" "$out/console-first.log"
+	mv "$out/report.log" "$out/report-first.log"
+	qemu_start rebooted "$1" "$2"
+	if ! qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
+		rb_bad=" the second boot did not finish within ${CONFIG_RUN_TIMEOUT:-900} s;"
+		return
+	fi
+	line=$(tr -d '\r' < "$out/report.log" | grep -E '^(rebooted|error) ' | tail -n 1)
+	echo "# after the restart: ${line:-nothing reported}"
+	case $line in
+	"rebooted "*" check ok") ;;
+	"") rb_bad=" the second boot said nothing;" ;;
+	*) rb_bad=" second boot: $line;" ;;
+	esac
+	set -- $line
+	[ "${3:-0}" = "${4:-}" ] || rb_bad="$rb_bad data on ${3:-0} of ${4:-?} ranks after the restart;"
+}
+
+# reboot_check OUT BOARD-FILE KERNEL INITRD PREFIX HOW: a boot of its own
+# (acma.mode=HOW): the guest scales down until ranks are off (scripts/guest/ranks-off)
+# and, with them off, restarts (HOW reboot: QEMU exits, -no-reboot) or kexecs the
+# same kernel without the DRAM power driver (HOW kexec, scripts/guest/kexec; that
 # kernel reports and powers off). Then every rank must be on at the BMC, as the DRAM
-# power driver's reboot notifier leaves them for the next boot's firmware or kernel,
-# and the kexec'd kernel must have no rank memory in its memory map.
+# power driver's reboot notifier leaves them for the next boot's firmware or kernel;
+# after a restart, the board boots again with its ranks off and every rank must come
+# on before use and keep data (rebooted_check);
+# the kexec'd kernel must have no rank memory in its memory map.
 reboot_check() {
-	local mode=$6 name=${5}host/ranks-on-at-$6 line off r raw bytes bad= kexeced
+	local how=$6 name=${5}host/ranks-on-at-$6 line off r raw bytes bad= kexeced
 	runner_init "$1" "$2"
 	bmc_start
 	kexec_args=()
-	[ "$mode" = kexec ] && kexec_disk "$3" "$4"
-	qemu_start "$mode" "$3" "$4" "${kexec_args[@]}"
+	[ "$how" = kexec ] && kexec_disk "$3" "$4"
+	qemu_start "$how" "$3" "$4" "${kexec_args[@]}"
 	if ! qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
-		result fail "$name" "the guest did not $mode within ${CONFIG_RUN_TIMEOUT:-900} s"
+		result fail "$name" "the guest did not $how within ${CONFIG_RUN_TIMEOUT:-900} s"
 		runner_cleanup
 		return
 	fi
@@ -160,8 +196,13 @@ reboot_check() {
 			state=${names[$((16#${bytes[1]:-ff}))]:-unknown}
 			[ "$state" = on ] || bad="$bad rank $r $state;"
 		done
-		echo "# ${mode} with ranks $off off; at the BMC after the $mode:${bad:- every rank on}"
-		if [ "$mode" = kexec ]; then
+		echo "# ${how} with ranks $off off; at the BMC after the $how:${bad:- every rank on}"
+		if [ "$how" = reboot ] && [ -z "$bad" ]; then
+			for r in "${!names[@]}"; do [ "${names[$r]}" = off ] && break; done
+			rebooted_check "$3" "$4" "$r"
+			bad=$rb_bad
+		fi
+		if [ "$how" = kexec ]; then
 			kexeced=$(tr -d '\r' < "$out/report.log" | sed -n 's/^kexeced //p')
 			case $kexeced in
 			0) ;;
@@ -172,7 +213,7 @@ reboot_check() {
 		if [ -z "$bad" ]; then
 			result ok "$name"
 		else
-			result fail "$name" "after the $mode:$bad (console: $out/console.log)"
+			result fail "$name" "after the $how:$bad (console: $out/console.log)"
 		fi
 		;;
 	*)
