@@ -683,7 +683,7 @@ static void dram_power_domain_add_memory(struct dram_power_domain *d)
  * In a crash kernel every domain stays as the crashed kernel left it: its
  * memory holds what the dump is for (adding it would let this kernel
  * allocate there), and a domain that is off has nothing to read.  A state
- * that cannot be read is "failed": maybe on, maybe off.
+ * that cannot be read stays "failed", as it started: maybe on, maybe off.
  */
 static void dram_power_sync(struct dram_power *dp)
 {
@@ -699,8 +699,6 @@ static void dram_power_sync(struct dram_power *dp)
 		err = dram_power_fw_get(dp, d, &value);
 		if (err) {
 			dram_power_error(d, "reading the state", err);
-			if (dp->in_kdump)
-				dram_power_set_state(d, DRAM_POWER_FAILED);
 			continue;
 		}
 		if (dp->in_kdump) {
