@@ -224,6 +224,33 @@ reboot_check() {
 	runner_cleanup
 }
 
+# bench_check OUT BOARD-FILE KERNEL INITRD PREFIX: a boot of its own in benchmark mode
+# (acma.mode=bench), as `make bench` boots it, with one quick benchmark (the rank power
+# cycle, tests/bench/guest/50-rank-power-cycle): the mode must find its benchmarks, run
+# the one asked for and report its figures. A broken listing once made `make bench`
+# run nothing and finish as if all was well.
+bench_check() {
+	local name=${5}host/bench-mode-runs figures ran
+	runner_init "$1" "$2"
+	bmc_start
+	CONFIG_GUEST_CMDLINE="$guest_cmdline acma.bench=50-* acma.bench_reps=1" \
+		qemu_start bench "$3" "$4"
+	if ! qemu_wait "${CONFIG_RUN_TIMEOUT:-900}"; then
+		result fail "$name" "the guest did not finish within ${CONFIG_RUN_TIMEOUT:-900} s"
+		runner_cleanup
+		return
+	fi
+	figures=$(tr -d '\r' < "$out/report.log" | grep -E '^bench rank_(off|on)_ms [0-9]+ ms' || true)
+	echo "$figures" | sed 's/^/# /'
+	ran=$(tr -d '\r' < "$out/report.log" | grep -E '^# [0-9]{2}-[a-z0-9-]+$' | tr '\n' ' ' || true)
+	if [ "$(echo "$figures" | grep -c .)" = 2 ] && [ "$ran" = "# 50-rank-power-cycle " ]; then
+		result ok "$name"
+	else
+		result fail "$name" "ran: ${ran:-no benchmark}; the rank power cycle must run alone and report its 2 figures (report: $out/report.log)"
+	fi
+	runner_cleanup
+}
+
 # kdump_check OUT BOARD-FILE KERNEL INITRD PREFIX: a boot of its own (acma.mode=kdump):
 # the guest loads a crash kernel (the same kernel and initramfs, on a virtio disk),
 # scales down until ranks are off and back up until some are on again, and crashes
@@ -348,6 +375,10 @@ e2e() {
 	done
 	if [ "$BOARD_FIRMWARE" != none ] && matches kdump-ranks-off "$tests"; then
 		kdump_check "$eout-kdump" "$eboard" "$ekernel" "$einitrd" "$prefix"
+	fi
+	# benchmark mode, on the selected board only (a boot of about a minute)
+	if [ -z "$prefix" ] && [ "$BOARD_FIRMWARE" != none ] && matches bench-mode-runs "$tests"; then
+		bench_check "$eout-bench" "$eboard" "$ekernel" "$einitrd" "$prefix"
 	fi
 }
 
