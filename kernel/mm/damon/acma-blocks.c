@@ -84,7 +84,6 @@ struct damon_acma damon_acma = {
 	.lock = __MUTEX_INITIALIZER(damon_acma.lock),
 	.down = -1,
 	.target = -1,
-	.finish = -1,
 	.up = -1,
 };
 
@@ -574,7 +573,6 @@ int damon_acma_scan_blocks(void)
 	damon_acma.nr_domains = nr_domains;
 	damon_acma.down = -1;
 	damon_acma.target = -1;
-	damon_acma.finish = -1;
 	damon_acma.fixed_bytes = scan.fixed;
 	damon_acma.block_size = memory_block_size_bytes();
 	memset(damon_acma.nr_blocks_in, 0, sizeof(damon_acma.nr_blocks_in));

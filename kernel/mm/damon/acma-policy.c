@@ -155,36 +155,26 @@ bool damon_acma_deferred(int i)
 
 /*
  * A few warm pages (a shell's stack, a daemon's data) should not keep a
- * rank on: a domain whose blocks still in the system hold at most
- * DAMON_ACMA_FINISH_CHUNKS chunks' worth of data, together, is finished,
- * warm data and all.  Moving warm data pays only when a rank goes off: not
- * while a block of the domain is held by somebody else (offline, in a kernel
- * zone, on its way back) or holds data that could not be migrated; and a
- * working set is more than that and stays where it is.  Walks the struct
- * pages of the domain's online blocks.  Needs damon_acma.lock.
+ * rank on: the last block that keeps its domain on is finished, warm data
+ * and all, if its data fit in one chunk.  Moving warm data pays only when a
+ * rank goes off: a block that shares its domain with other blocks still in
+ * the system waits for them (it is deferred, and taken up again once it is
+ * the last one), and a working set is more than one chunk and stays where it
+ * is.  Needs damon_acma.lock.
  */
 static bool damon_acma_may_finish(int i)
 {
-	unsigned long busy = 0, limit = DAMON_ACMA_FINISH_CHUNKS *
-		(PAGE_SIZE << damon_acma.cfg.scale_order);
-	int j, d = damon_acma.block_domain[i];
+	int j;
 
-	for (j = 0; j < damon_acma.nr_blocks; j++) {
-		if (damon_acma.block_domain[j] != d ||
-		    damon_acma.blocks[j] == DAMON_ACMA_BLOCK_REMOVING ||
-		    damon_acma.blocks[j] == DAMON_ACMA_BLOCK_REMOVED)
-			continue;
-		if (damon_acma.blocks[j] != DAMON_ACMA_BLOCK_ONLINE ||
-		    (j != i && damon_acma.deferred[j].unmovable &&
-		     damon_acma_deferred(j)))
+	for (j = 0; j < damon_acma.nr_blocks; j++)
+		if (j != i && damon_acma.block_domain[j] ==
+				damon_acma.block_domain[i] &&
+		    damon_acma.blocks[j] != DAMON_ACMA_BLOCK_REMOVING &&
+		    damon_acma.blocks[j] != DAMON_ACMA_BLOCK_REMOVED)
 			return false;
-		busy += damon_contig_busy_bytes(damon_acma.block_start[j],
-				damon_acma.block_start[j] +
-				damon_acma.block_size);
-		if (busy > limit)
-			return false;
-	}
-	return true;
+	return damon_contig_busy_bytes(damon_acma.block_start[i],
+			damon_acma.block_start[i] + damon_acma.block_size) <=
+		PAGE_SIZE << damon_acma.cfg.scale_order;
 }
 
 /*
@@ -203,8 +193,7 @@ static bool damon_acma_down_ok(int i, bool deferred_too)
 
 /*
  * Point the scale-down window at block @i (-1: none).  A block that is still
- * deferred is the window only to be finished (damon_acma_down_ok()), and so
- * is every block of the domain being finished.
+ * deferred is the window only to be finished (damon_acma_down_ok()).
  */
 static void damon_acma_set_down(int i)
 {
@@ -214,9 +203,7 @@ static void damon_acma_set_down(int i)
 	damon_acma.down_owned = i >= 0 ? damon_acma_block_owned(i) : 0;
 	damon_acma.down_moved_at = jiffies;
 	WRITE_ONCE(damon_acma.down_unmovable, false);
-	WRITE_ONCE(damon_acma.down_finish, i >= 0 &&
-			(damon_acma_deferred(i) ||
-			 damon_acma.block_domain[i] == damon_acma.finish));
+	WRITE_ONCE(damon_acma.down_finish, i >= 0 && damon_acma_deferred(i));
 }
 
 /* The highest block of domain @d that scale-down may take chunks of, or -1. */
@@ -307,8 +294,6 @@ static void damon_acma_choose_down(void)
 	if (!any)
 		pick = top;
 	damon_acma.target = pick >= 0 ? damon_acma.block_domain[pick] : -1;
-	if (damon_acma.finish != damon_acma.target)
-		damon_acma.finish = -1;
 	damon_acma.chose_none = pick < 0;
 	damon_acma.chosen_at = jiffies;
 	damon_acma_set_down(damon_acma_domain_down(damon_acma.target));
@@ -680,7 +665,6 @@ int damon_acma_want_blocks(int n)
 	int i, pass, marked = 0;
 
 	damon_acma.target = -1;
-	damon_acma.finish = -1;
 	damon_acma_set_down(-1);
 	n = min(n, room);
 	if (n <= 0)
@@ -835,14 +819,13 @@ static void damon_acma_defer(int i)
 /*
  * Keep the scale-down window moving: a block of which the open window took
  * nothing for DAMON_ACMA_STUCK_MS (its data are in use and memory is under
- * max_mem, or they cannot be migrated) starts the finish of its domain if
- * the domain holds little data (damon_acma_may_finish()): warm data move out
- * of it and of the domain's other blocks after it.  Else, or when that did
- * not help either, the block is left alone for a while (damon_acma_defer()),
- * for the next block of the same domain, or of the next domain; a domain
- * that is done is followed by the next one.  A deferred block whose domain
- * comes to hold little data is taken up again to be finished
- * (damon_acma_down_ok()).  Needs damon_acma.lock.
+ * max_mem, or they cannot be migrated) is finished if it is the last one
+ * that keeps its domain on and its data fit in one chunk
+ * (damon_acma_may_finish()), else, or when that did not help either,
+ * left alone for a while (damon_acma_defer()), for the next block of the
+ * same domain, or of the next domain; a domain that is done is followed by
+ * the next one.  A deferred block that becomes the last of its domain is
+ * taken up again to be finished (damon_acma_down_ok()).  Needs damon_acma.lock.
  */
 static void damon_acma_follow_down(bool open)
 {
@@ -865,14 +848,9 @@ static void damon_acma_follow_down(bool open)
 			if (!damon_acma.down_finish &&
 			    damon_acma_may_finish(damon_acma.down)) {
 				WRITE_ONCE(damon_acma.down_finish, true);
-				damon_acma.finish = damon_acma.block_domain[
-						damon_acma.down];
 				damon_acma.down_moved_at = jiffies;
 				return;
 			}
-			/* finishing did not help: the domain stays on */
-			if (damon_acma.down_finish)
-				damon_acma.finish = -1;
 			damon_acma_defer(damon_acma.down);
 			damon_acma_set_down(damon_acma_domain_down(
 					damon_acma.target));

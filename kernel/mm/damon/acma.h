@@ -41,17 +41,9 @@
  * chunk of it (its data are in use, or cannot be migrated) before scale-down
  * moves on, and how long it then leaves that block alone.
  */
-#define DAMON_ACMA_STUCK_MS	3000
+#define DAMON_ACMA_STUCK_MS	10000
 #define DAMON_ACMA_DEFER_MS	60000
 #define DAMON_ACMA_DEFER_MAX	4	/* at most 2^4 times DEFER_MS */
-
-/*
- * A domain whose blocks still in the system hold at most this many chunks'
- * worth of data, together, is finished: its warm data move too, so that it
- * can go off.  A few warm pages should not keep a rank on; a working set is
- * more than this and stays where it is.
- */
-#define DAMON_ACMA_FINISH_CHUNKS	16
 /* A domain whose memory could not be added waits 100 ms, doubling to 5 s. */
 #define DAMON_ACMA_ADD_RETRY_MIN_MS	100
 #define DAMON_ACMA_ADD_RETRY_MAX_MS	5000
@@ -171,12 +163,9 @@ struct damon_acma_add_retry {
  * @chose_none:		It found no block to take chunks of.
  * @down_unmovable:	A chunk of the window block could not be taken: its
  *			pages could not be isolated or migrated.
- * @down_finish:	Warm data may move out of the window block: its domain
- *			is being finished (@finish), or the block was deferred
- *			and may be finished now (damon_acma_may_finish()).
- * @finish:		The domain being finished, or -1: a block of it was
- *			stuck and the domain holds little data, so warm data
- *			move out of all its blocks.
+ * @down_finish:	Warm data may move out of the window block: it was
+ *			stuck, it is the last block that keeps its domain
+ *			on, and what it holds fits in one chunk.
  * @up:			Index of the scale-up window block, or -1.
  * @psi_last:		``some`` memory PSI total at the last check, in us.
  * @psi_at:		When @psi_last was read.
@@ -231,7 +220,6 @@ struct damon_acma {
 	bool chose_none;
 	bool down_unmovable;
 	bool down_finish;
-	int finish;
 	int up;
 	u64 psi_last;
 	unsigned long psi_at;

@@ -61,7 +61,6 @@ static void damon_acma_policy_test_in(struct kunit *test,
 	damon_acma.block_size = size;
 	damon_acma.down = -1;
 	damon_acma.target = -1;
-	damon_acma.finish = -1;
 	damon_acma.up = -1;
 	damon_acma.cfg.scale_order = pageblock_order;
 	memset(damon_acma.nr_blocks_in, 0, sizeof(damon_acma.nr_blocks_in));
@@ -152,8 +151,6 @@ static void damon_acma_policy_test_deferred(struct kunit *test)
 	damon_acma_policy_test_in(test, &t);
 	t.deferred[3].at = jiffies;
 	t.deferred[3].times = 1;
-	/* finishing it did not help either (else it would be finished now) */
-	t.deferred[3].tried_finish = true;
 	KUNIT_EXPECT_TRUE(test, damon_acma_deferred(3));
 	damon_acma_choose_down();
 	KUNIT_EXPECT_EQ(test, damon_acma.target, 1);
@@ -166,48 +163,11 @@ static void damon_acma_policy_test_deferred(struct kunit *test)
 	damon_acma_policy_test_out(&t);
 }
 
-/*
- * A stuck window finishes its domain, warm data and all, only when every
- * block of the domain still in the system is online, none holds data that
- * could not be migrated, and together they hold little data (the table's
- * blocks hold none: no struct pages behind them).  The finish holds for the
- * domain's next block, and ends when memory is wanted.
- */
-static void damon_acma_policy_test_finish(struct kunit *test)
-{
-	struct damon_acma_policy_test t;
-
-	damon_acma_policy_test_in(test, &t);
-	KUNIT_EXPECT_TRUE(test, damon_acma_may_finish(3));
-	t.deferred[2].at = jiffies;
-	t.deferred[2].times = 1;
-	t.deferred[2].unmovable = true;
-	KUNIT_EXPECT_FALSE(test, damon_acma_may_finish(3));
-	KUNIT_EXPECT_TRUE(test, damon_acma_may_finish(1));
-	damon_acma_set_block_state(0, DAMON_ACMA_BLOCK_OFFLINE);
-	KUNIT_EXPECT_FALSE(test, damon_acma_may_finish(1));
-
-	t.deferred[2] = (struct damon_acma_deferral){};
-	damon_acma.target = 1;
-	damon_acma.finish = 1;
-	damon_acma_set_down(3);
-	KUNIT_EXPECT_TRUE(test, damon_acma.down_finish);
-	damon_acma_set_block_state(3, DAMON_ACMA_BLOCK_REMOVED);
-	damon_acma_update_windows();
-	KUNIT_EXPECT_EQ(test, damon_acma.down, 2);
-	KUNIT_EXPECT_TRUE(test, damon_acma.down_finish);
-	damon_acma_want_blocks(0);
-	KUNIT_EXPECT_EQ(test, damon_acma.finish, -1);
-	KUNIT_EXPECT_EQ(test, damon_acma.down, -1);
-	damon_acma_policy_test_out(&t);
-}
-
 static struct kunit_case damon_acma_policy_test_cases[] = {
 	KUNIT_CASE(damon_acma_policy_test_highest_first),
 	KUNIT_CASE(damon_acma_policy_test_started_first),
 	KUNIT_CASE(damon_acma_policy_test_refusals),
 	KUNIT_CASE(damon_acma_policy_test_deferred),
-	KUNIT_CASE(damon_acma_policy_test_finish),
 	{},
 };
 
