@@ -940,6 +940,11 @@ void damon_acma_step(struct damon_ctx *c)
 		if (urgent)
 			n = clamp_t(long, DIV_ROUND_UP(max(short_by, 0L),
 					block_pages), 0, DAMON_ACMA_MAX_ADDS);
+		/* what min_mem asks for is no guess: all of it in one step */
+		if (mem < damon_acma.cfg.min_mem)
+			n = max_t(long, n, DIV_ROUND_UP(PHYS_PFN(
+					damon_acma.cfg.min_mem - mem), block_pages) -
+					damon_acma_adding_blocks());
 		if (damon_acma_want_blocks(n))
 			resize = true;
 	}
