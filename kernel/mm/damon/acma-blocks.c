@@ -522,7 +522,8 @@ int damon_acma_scan_blocks(void)
 	enum damon_acma_block_state *blocks;
 	struct damon_acma_deferral *deferred;
 	struct damon_acma_add_retry *add_retry;
-	unsigned long *cost;
+	struct damon_acma_block_view *view;
+	unsigned long *scratch;
 	phys_addr_t *starts;
 	struct page **held;
 	int *domain;
@@ -534,10 +535,11 @@ int damon_acma_scan_blocks(void)
 	held = kcalloc(scan.nr, sizeof(*held), GFP_KERNEL);
 	domain = kcalloc(scan.nr, sizeof(*domain), GFP_KERNEL);
 	deferred = kcalloc(scan.nr, sizeof(*deferred), GFP_KERNEL);
-	cost = kcalloc(2 * scan.nr, sizeof(*cost), GFP_KERNEL);
+	view = kcalloc(scan.nr, sizeof(*view), GFP_KERNEL);
 	/* as many domains as blocks at most */
+	scratch = kcalloc(2 * scan.nr, sizeof(*scratch), GFP_KERNEL);
 	add_retry = kcalloc(scan.nr, sizeof(*add_retry), GFP_KERNEL);
-	if (blocks && starts && held && domain && deferred && cost &&
+	if (blocks && starts && held && domain && deferred && view && scratch &&
 	    add_retry) {
 		scan.max = scan.nr;
 		scan.nr = 0;
@@ -560,14 +562,18 @@ int damon_acma_scan_blocks(void)
 	kfree(damon_acma.memmap_held);
 	kfree(damon_acma.block_domain);
 	kfree(damon_acma.deferred);
-	kfree(damon_acma.domain_cost);
+	kfree(damon_acma.view.b);
+	kfree(damon_acma.view.scratch);
 	kfree(damon_acma.add_retry);
 	damon_acma.blocks = blocks;
 	damon_acma.block_start = starts;
 	damon_acma.memmap_held = held;
 	damon_acma.block_domain = domain;
 	damon_acma.deferred = deferred;
-	damon_acma.domain_cost = cost;
+	damon_acma.view = (struct damon_acma_view){
+		.b = view,
+		.scratch = scratch,
+	};
 	damon_acma.add_retry = add_retry;
 	damon_acma.nr_blocks = nr;
 	damon_acma.nr_domains = nr_domains;

@@ -153,6 +153,84 @@ bool damon_acma_deferred(int i)
 		time_before(jiffies, damon_acma_deferred_until(i));
 }
 
+/* The view: the block table as the policy's decisions see it */
+
+/*
+ * The blocks of each domain that are still in the system (not removed or
+ * being removed), into @v->scratch.
+ */
+static void damon_acma_count_present(const struct damon_acma_view *v)
+{
+	int i;
+
+	for (i = 0; i < v->nr_domains; i++)
+		v->scratch[i] = 0;
+	for (i = 0; i < v->nr_blocks; i++)
+		if (v->b[i].state != DAMON_ACMA_BLOCK_REMOVING &&
+		    v->b[i].state != DAMON_ACMA_BLOCK_REMOVED)
+			v->scratch[v->b[i].domain]++;
+}
+
+/* Count what block @i of the view holds, if it was not counted yet. */
+static void damon_acma_view_busy(struct damon_acma_view *v, int i)
+{
+	phys_addr_t start = damon_acma.block_start[i];
+
+	if (v->b[i].busy == DAMON_ACMA_BUSY_UNKNOWN)
+		v->b[i].busy = damon_contig_busy_bytes(start,
+				start + v->block_size);
+}
+
+enum {
+	DAMON_ACMA_BUSY_NONE = -1,	/* only what a decision may need */
+	DAMON_ACMA_BUSY_ALL = -2,	/* and every online block's */
+};
+
+/*
+ * damon_acma_snapshot() - Take the view of the block table.
+ * @busy:	Whose busy bytes to count besides the blocks that may be
+ *		finished: a block's index, %DAMON_ACMA_BUSY_NONE or
+ *		%DAMON_ACMA_BUSY_ALL (choosing a domain compares them all).
+ *
+ * Needs damon_acma.lock.  Return: the view, damon_acma.view.
+ */
+static struct damon_acma_view *damon_acma_snapshot(int busy)
+{
+	struct damon_acma_view *v = &damon_acma.view;
+	struct damon_acma_block_view *b;
+	int i;
+
+	v->nr_blocks = damon_acma.nr_blocks;
+	v->nr_domains = damon_acma.nr_domains;
+	v->block_size = damon_acma.block_size;
+	v->chunk = PAGE_SIZE << damon_acma.cfg.scale_order;
+	for (i = 0; i < v->nr_blocks; i++) {
+		b = &v->b[i];
+		b->state = damon_acma.blocks[i];
+		b->domain = damon_acma.block_domain[i];
+		b->owned = b->state == DAMON_ACMA_BLOCK_ONLINE ?
+				damon_acma_block_owned(i) : 0;
+		b->busy = DAMON_ACMA_BUSY_UNKNOWN;
+		b->deferred = damon_acma_deferred(i);
+		b->tried_finish = damon_acma.deferred[i].tried_finish;
+		b->add_waits = damon_acma_add_waits(b->domain);
+	}
+	/* a deferred block may be finished once it is the last of its domain */
+	damon_acma_count_present(v);
+	for (i = 0; i < v->nr_blocks; i++) {
+		b = &v->b[i];
+		if (b->state != DAMON_ACMA_BLOCK_ONLINE)
+			continue;
+		if (busy == DAMON_ACMA_BUSY_ALL || busy == i ||
+		    (b->deferred && !b->tried_finish &&
+		     v->scratch[b->domain] == 1))
+			damon_acma_view_busy(v, i);
+	}
+	return v;
+}
+
+/* The decisions, functions of a view */
+
 /*
  * A few warm pages (a shell's stack, a daemon's data) should not keep a
  * rank on: the last block that keeps its domain on is finished, warm data
@@ -160,60 +238,43 @@ bool damon_acma_deferred(int i)
  * rank goes off: a block that shares its domain with other blocks still in
  * the system waits for them (it is deferred, and taken up again once it is
  * the last one), and a working set is more than one chunk and stays where it
- * is.  Needs damon_acma.lock.
+ * is.  A block whose data were not counted is not finished.
  */
-static bool damon_acma_may_finish(int i)
+static bool damon_acma_may_finish(const struct damon_acma_view *v, int i)
 {
 	int j;
 
-	for (j = 0; j < damon_acma.nr_blocks; j++)
-		if (j != i && damon_acma.block_domain[j] ==
-				damon_acma.block_domain[i] &&
-		    damon_acma.blocks[j] != DAMON_ACMA_BLOCK_REMOVING &&
-		    damon_acma.blocks[j] != DAMON_ACMA_BLOCK_REMOVED)
+	for (j = 0; j < v->nr_blocks; j++)
+		if (j != i && v->b[j].domain == v->b[i].domain &&
+		    v->b[j].state != DAMON_ACMA_BLOCK_REMOVING &&
+		    v->b[j].state != DAMON_ACMA_BLOCK_REMOVED)
 			return false;
-	return damon_contig_busy_bytes(damon_acma.block_start[i],
-			damon_acma.block_start[i] + damon_acma.block_size) <=
-		PAGE_SIZE << damon_acma.cfg.scale_order;
+	return v->b[i].busy <= v->chunk;
 }
 
 /*
- * May scale-down take chunks of block @i, as it is now?  A deferred block
- * may be taken up again early, to be finished, once it is the last one of its
- * domain and finishing it was not tried yet.
+ * May scale-down take chunks of block @i?  A deferred block may be taken up
+ * again early, to be finished, once it is the last one of its domain and
+ * finishing it was not tried yet.
  */
-static bool damon_acma_down_ok(int i, bool deferred_too)
+static bool damon_acma_down_ok(const struct damon_acma_view *v, int i,
+		bool deferred_too)
 {
-	return damon_acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
-		damon_acma_block_owned(i) < damon_acma.block_size &&
-		(deferred_too || !damon_acma_deferred(i) ||
-		 (!damon_acma.deferred[i].tried_finish &&
-				damon_acma_may_finish(i)));
-}
+	const struct damon_acma_block_view *b = &v->b[i];
 
-/*
- * Point the scale-down window at block @i (-1: none).  A block that is still
- * deferred is the window only to be finished (damon_acma_down_ok()).
- */
-static void damon_acma_set_down(int i)
-{
-	if (i == damon_acma.down)
-		return;
-	damon_acma.down = i;
-	damon_acma.down_owned = i >= 0 ? damon_acma_block_owned(i) : 0;
-	damon_acma.down_moved_at = jiffies;
-	WRITE_ONCE(damon_acma.down_unmovable, false);
-	WRITE_ONCE(damon_acma.down_finish, i >= 0 && damon_acma_deferred(i));
+	return b->state == DAMON_ACMA_BLOCK_ONLINE &&
+		b->owned < v->block_size &&
+		(deferred_too || !b->deferred ||
+		 (!b->tried_finish && damon_acma_may_finish(v, i)));
 }
 
 /* The highest block of domain @d that scale-down may take chunks of, or -1. */
-static int damon_acma_domain_down(int d)
+static int damon_acma_domain_down(const struct damon_acma_view *v, int d)
 {
 	int i;
 
-	for (i = damon_acma.nr_blocks - 1; d >= 0 && i >= 0; i--)
-		if (damon_acma.block_domain[i] == d &&
-		    damon_acma_down_ok(i, false))
+	for (i = v->nr_blocks - 1; d >= 0 && i >= 0; i--)
+		if (v->b[i].domain == d && damon_acma_down_ok(v, i, false))
 			return i;
 	return -1;
 }
@@ -226,43 +287,36 @@ static int damon_acma_domain_down(int d)
 #define DAMON_ACMA_CHOICE_SLACK	8
 
 /*
- * Choose the domain to empty next: a domain scale-down started on (some of
- * its blocks are removed) first, so that one domain at most is half empty
- * whatever came in between (memory wanted for a while); else the one whose
- * blocks hold the least data (what taking them would migrate), among those
- * that can go off at all (no block of theirs is held offline or in a kernel
- * zone by somebody else), the highest on a tie (DAMON_ACMA_CHOICE_SLACK).
- * Its blocks are then emptied highest first, and the choice holds until the
- * domain is empty, memory is wanted or every block of it was given up on
- * (see damon_acma_follow_down()), so that scale-down does not half-empty
- * several domains at once.  Walks the struct pages of the online
- * blocks: called only when a domain is done.  Needs damon_acma.lock.
+ * The block scale-down starts on, or -1 for none: the highest of the domain
+ * to empty next.  A domain scale-down started on (some of its blocks are
+ * removed) first, so that one domain at most is half empty whatever came in
+ * between (memory wanted for a while); else the one whose blocks hold the
+ * least data (what taking them would migrate), among those that can go off
+ * at all (no block of theirs is held offline or in a kernel zone by somebody
+ * else), the highest on a tie (DAMON_ACMA_CHOICE_SLACK); when no domain can
+ * go off, still the highest block, to scale the memory.  Needs the busy
+ * bytes of every online block (%DAMON_ACMA_BUSY_ALL).
  */
-static void damon_acma_choose_down(void)
+static int damon_acma_choose(const struct damon_acma_view *v)
 {
-	unsigned long slack = DAMON_ACMA_CHOICE_SLACK *
-		(PAGE_SIZE << damon_acma.cfg.scale_order);
-	unsigned long *cost = damon_acma.domain_cost;
-	unsigned long *started = cost + damon_acma.nr_domains;
+	unsigned long slack = DAMON_ACMA_CHOICE_SLACK * v->chunk;
+	unsigned long *cost = v->scratch;
+	unsigned long *started = cost + v->nr_domains;
 	unsigned long best = ULONG_MAX;
 	int i, d, pass, top = -1, pick = -1;
-	bool any = false;
 
-	for (d = 0; d < damon_acma.nr_domains; d++)
+	for (d = 0; d < v->nr_domains; d++)
 		cost[d] = started[d] = 0;
-	for (i = 0; i < damon_acma.nr_blocks; i++) {
-		d = damon_acma.block_domain[i];
-		switch (damon_acma.blocks[i]) {
+	for (i = 0; i < v->nr_blocks; i++) {
+		d = v->b[i].domain;
+		switch (v->b[i].state) {
 		case DAMON_ACMA_BLOCK_REMOVED:
 		case DAMON_ACMA_BLOCK_REMOVING:
 			started[d] = 1;
 			break;
 		case DAMON_ACMA_BLOCK_ONLINE:
 			if (cost[d] != ULONG_MAX)
-				cost[d] += damon_contig_busy_bytes(
-						damon_acma.block_start[i],
-						damon_acma.block_start[i] +
-						damon_acma.block_size);
+				cost[d] += min(v->b[i].busy, v->block_size);
 			break;
 		case DAMON_ACMA_BLOCK_OFFLINE:
 		case DAMON_ACMA_BLOCK_KERNEL:
@@ -273,10 +327,10 @@ static void damon_acma_choose_down(void)
 		}
 	}
 	/* the highest block first, so that a tie goes to the highest domain */
-	for (pass = 0; pass < 2 && !any; pass++) {
-		for (i = damon_acma.nr_blocks - 1; i >= 0; i--) {
-			d = damon_acma.block_domain[i];
-			if (!damon_acma_down_ok(i, false))
+	for (pass = 0; pass < 2 && pick < 0; pass++) {
+		for (i = v->nr_blocks - 1; i >= 0; i--) {
+			d = v->b[i].domain;
+			if (!damon_acma_down_ok(v, i, false))
 				continue;
 			if (top < 0)
 				top = i;
@@ -286,17 +340,120 @@ static void damon_acma_choose_down(void)
 			    (best == ULONG_MAX || cost[d] + slack < best)) {
 				best = cost[d];
 				pick = i;
-				any = true;
 			}
 		}
 	}
-	/* no domain can go off: still scale the memory, highest first */
-	if (!any)
-		pick = top;
-	damon_acma.target = pick >= 0 ? damon_acma.block_domain[pick] : -1;
+	return pick >= 0 ? pick : top;
+}
+
+/*
+ * The scale-up window: the lowest block that is partly taken, outside of
+ * domain @target (the one scale-down empties) first, else the lowest
+ * removed block, or -1.
+ */
+static int damon_acma_choose_up(const struct damon_acma_view *v, int target)
+{
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < v->nr_blocks; i++) {
+			if (v->b[i].state != DAMON_ACMA_BLOCK_ONLINE ||
+			    !v->b[i].owned)
+				continue;
+			if (!pass && v->b[i].domain == target)
+				continue;
+			return i;
+		}
+	}
+	for (i = 0; i < v->nr_blocks; i++)
+		if (v->b[i].state == DAMON_ACMA_BLOCK_REMOVED)
+			return i;
+	return -1;
+}
+
+/*
+ * Choose up to @n removed blocks to come back, marked ADDING in the view:
+ * first those of domains that are powered anyway (some of their memory is
+ * in the system), then the others, lowest first, skipping domains whose
+ * last add failed a moment ago.  Return: the number chosen.
+ */
+static int damon_acma_choose_adds(struct damon_acma_view *v, int n)
+{
+	unsigned long *on = v->scratch;
+	int i, pass, chosen = 0;
+
+	for (i = 0; i < v->nr_domains; i++)
+		on[i] = 0;
+	for (i = 0; i < v->nr_blocks; i++)
+		if (v->b[i].state != DAMON_ACMA_BLOCK_REMOVED)
+			on[v->b[i].domain] = 1;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < v->nr_blocks && chosen < n; i++) {
+			if (v->b[i].state != DAMON_ACMA_BLOCK_REMOVED ||
+			    v->b[i].add_waits)
+				continue;
+			if (!pass && !on[v->b[i].domain])
+				continue;
+			v->b[i].state = DAMON_ACMA_BLOCK_ADDING;
+			chosen++;
+		}
+	}
+	return chosen;
+}
+
+/*
+ * The blocks that leave the system, marked REMOVING in the view: those that
+ * are online and fully taken.  Return: how many.
+ */
+static int damon_acma_choose_removals(struct damon_acma_view *v)
+{
+	int i, chosen = 0;
+
+	for (i = 0; i < v->nr_blocks; i++) {
+		if (v->b[i].state == DAMON_ACMA_BLOCK_ONLINE &&
+		    v->b[i].owned == v->block_size) {
+			v->b[i].state = DAMON_ACMA_BLOCK_REMOVING;
+			chosen++;
+		}
+	}
+	return chosen;
+}
+
+/* Applying them */
+
+/*
+ * Point the scale-down window at block @i of view @v (-1: none).  A block
+ * that is still deferred is the window only to be finished
+ * (damon_acma_down_ok()).
+ */
+static void damon_acma_set_down(const struct damon_acma_view *v, int i)
+{
+	if (i == damon_acma.down)
+		return;
+	damon_acma.down = i;
+	damon_acma.down_owned = i >= 0 ? v->b[i].owned : 0;
+	damon_acma.down_moved_at = jiffies;
+	WRITE_ONCE(damon_acma.down_unmovable, false);
+	WRITE_ONCE(damon_acma.down_finish, i >= 0 && v->b[i].deferred);
+}
+
+/*
+ * Choose the domain to empty next (damon_acma_choose()).  Its blocks are then
+ * emptied highest first, and the choice holds until the domain is empty,
+ * memory is wanted or every block of it was given up on (see
+ * damon_acma_follow_down()), so that scale-down does not half-empty several
+ * domains at once.  Walks the struct pages of the online blocks: called only
+ * when a domain is done.  Needs damon_acma.lock.
+ */
+static void damon_acma_choose_down(void)
+{
+	struct damon_acma_view *v = damon_acma_snapshot(DAMON_ACMA_BUSY_ALL);
+	int pick = damon_acma_choose(v);
+
+	damon_acma.target = pick >= 0 ? v->b[pick].domain : -1;
 	damon_acma.chose_none = pick < 0;
 	damon_acma.chosen_at = jiffies;
-	damon_acma_set_down(damon_acma_domain_down(damon_acma.target));
+	damon_acma_set_down(v, damon_acma_domain_down(v, damon_acma.target));
 }
 
 /**
@@ -313,26 +470,12 @@ static void damon_acma_choose_down(void)
  */
 void damon_acma_update_windows(void)
 {
-	int i, pass;
+	struct damon_acma_view *v = damon_acma_snapshot(DAMON_ACMA_BUSY_NONE);
 
-	if (damon_acma.down < 0 || !damon_acma_down_ok(damon_acma.down, true))
-		damon_acma_set_down(damon_acma_domain_down(damon_acma.target));
-	damon_acma.up = -1;
-	for (pass = 0; pass < 2 && damon_acma.up < 0; pass++) {
-		for (i = 0; i < damon_acma.nr_blocks; i++) {
-			if (damon_acma.blocks[i] != DAMON_ACMA_BLOCK_ONLINE ||
-			    !damon_acma_block_owned(i))
-				continue;
-			if (!pass && damon_acma.block_domain[i] ==
-					damon_acma.target)
-				continue;
-			damon_acma.up = i;
-			break;
-		}
-	}
-	for (i = 0; i < damon_acma.nr_blocks && damon_acma.up < 0; i++)
-		if (damon_acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED)
-			damon_acma.up = i;
+	if (damon_acma.down < 0 || !damon_acma_down_ok(v, damon_acma.down, true))
+		damon_acma_set_down(v, damon_acma_domain_down(v,
+				damon_acma.target));
+	damon_acma.up = damon_acma_choose_up(v, damon_acma.target);
 }
 
 /* Pressure */
@@ -615,6 +758,31 @@ void damon_acma_unstash_goals(struct damon_ctx *c)
 }
 
 /*
+ * How fast the memory in use grows, in pages per second: as fast as it grew
+ * since the last step (@used_last pages, @ms ago; 0: no last step) at once,
+ * decaying by an eighth per step from @rate when it grows slower.
+ */
+static unsigned long damon_acma_growth(unsigned long rate, long used,
+		long used_last, unsigned long ms)
+{
+	unsigned long now = rate - rate / 8;
+
+	if (ms && used > used_last)
+		now = max(now, (used - used_last) * MSEC_PER_SEC / ms);
+	return now;
+}
+
+/*
+ * The memory to keep available, in pages: a block, plus what a workload
+ * growing at @rate pages a second takes in @horizon_ms.
+ */
+static long damon_acma_headroom_pages(unsigned long block_pages,
+		unsigned long rate, unsigned long horizon_ms)
+{
+	return block_pages + rate * horizon_ms / MSEC_PER_SEC;
+}
+
+/*
  * The memory to keep available, in pages: a block, plus what the workload
  * takes, at the rate it grew lately, before more blocks can be online.  The
  * memory in use is what Linux has less what is available, so that chunks
@@ -625,22 +793,19 @@ static long damon_acma_headroom(long avail, unsigned long mem)
 	long used = (long)(mem >> PAGE_SHIFT) - avail;
 	unsigned long now = jiffies, ms =
 			jiffies_to_msecs(now - damon_acma.used_at);
-	unsigned long rate = damon_acma.growth - damon_acma.growth / 8;
 	unsigned long horizon;
 
-	if (damon_acma.used_at && ms && used > damon_acma.used_last)
-		rate = max(rate, (used - damon_acma.used_last) *
-				MSEC_PER_SEC / ms);
 	if (damon_acma.used_at)
 		damon_acma.step_ms = max(ms,
 				damon_acma.step_ms - damon_acma.step_ms / 8);
 	horizon = DAMON_ACMA_HORIZON_MS + damon_acma.step_ms +
 			READ_ONCE(damon_acma.add_ms);
-	damon_acma.growth = rate;
+	damon_acma.growth = damon_acma_growth(damon_acma.growth, used,
+			damon_acma.used_last, damon_acma.used_at ? ms : 0);
 	damon_acma.used_last = used;
 	damon_acma.used_at = now;
-	return (damon_acma.block_size >> PAGE_SHIFT) +
-		rate * horizon / MSEC_PER_SEC;
+	return damon_acma_headroom_pages(damon_acma.block_size >> PAGE_SHIFT,
+			damon_acma.growth, horizon);
 }
 
 /**
@@ -661,32 +826,21 @@ int damon_acma_want_blocks(int n)
 	unsigned long mem = damon_acma_mem_bytes();
 	int room = (damon_acma.cfg.max_mem - min(mem, damon_acma.cfg.max_mem)) /
 		damon_acma.block_size - damon_acma_adding_blocks();
-	unsigned long *on = damon_acma.domain_cost;
-	int i, pass, marked = 0;
+	struct damon_acma_view *v;
+	int i, chosen;
 
 	damon_acma.target = -1;
-	damon_acma_set_down(-1);
+	damon_acma_set_down(&damon_acma.view, -1);
 	n = min(n, room);
 	if (n <= 0)
 		return 0;
-	/* a domain with some memory in the system is powered */
-	for (i = 0; i < damon_acma.nr_domains; i++)
-		on[i] = 0;
-	for (i = 0; i < damon_acma.nr_blocks; i++)
-		if (damon_acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED)
-			on[damon_acma.block_domain[i]] = 1;
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < damon_acma.nr_blocks && marked < n; i++) {
-			if (damon_acma.blocks[i] != DAMON_ACMA_BLOCK_REMOVED ||
-			    damon_acma_add_waits(damon_acma.block_domain[i]))
-				continue;
-			if (!pass && !on[damon_acma.block_domain[i]])
-				continue;
+	v = damon_acma_snapshot(DAMON_ACMA_BUSY_NONE);
+	chosen = damon_acma_choose_adds(v, n);
+	for (i = 0; i < v->nr_blocks; i++)
+		if (v->b[i].state == DAMON_ACMA_BLOCK_ADDING &&
+		    damon_acma.blocks[i] == DAMON_ACMA_BLOCK_REMOVED)
 			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ADDING);
-			marked++;
-		}
-	}
-	return marked;
+	return chosen;
 }
 
 /*
@@ -829,6 +983,7 @@ static void damon_acma_defer(int i)
  */
 static void damon_acma_follow_down(bool open)
 {
+	struct damon_acma_view *v;
 	unsigned long owned;
 
 	if (!open) {
@@ -845,14 +1000,17 @@ static void damon_acma_follow_down(bool open)
 					(struct damon_acma_deferral){};
 		} else if (time_after(jiffies, damon_acma.down_moved_at +
 				msecs_to_jiffies(DAMON_ACMA_STUCK_MS))) {
+			v = damon_acma_snapshot(damon_acma.down);
 			if (!damon_acma.down_finish &&
-			    damon_acma_may_finish(damon_acma.down)) {
+			    damon_acma_may_finish(v, damon_acma.down)) {
 				WRITE_ONCE(damon_acma.down_finish, true);
 				damon_acma.down_moved_at = jiffies;
 				return;
 			}
 			damon_acma_defer(damon_acma.down);
-			damon_acma_set_down(damon_acma_domain_down(
+			/* deferred now: the view follows */
+			v = damon_acma_snapshot(DAMON_ACMA_BUSY_NONE);
+			damon_acma_set_down(v, damon_acma_domain_down(v,
 					damon_acma.target));
 		}
 	}
@@ -879,6 +1037,7 @@ void damon_acma_step(struct damon_ctx *c)
 	long avail = si_mem_available();
 	long headroom = damon_acma_headroom(avail, mem);
 	bool urgent, wanted, measured, open, resize = false;
+	struct damon_acma_view *v;
 	int i;
 
 	measured = damon_acma_update_pressure();
@@ -911,16 +1070,15 @@ void damon_acma_step(struct damon_ctx *c)
 	}
 
 	mutex_lock(&damon_acma.lock);
-	/* fully taken blocks leave the system */
-	for (i = 0; i < damon_acma.nr_blocks; i++) {
-		if (damon_acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE &&
-				damon_acma_block_owned(i) ==
-						damon_acma.block_size) {
-			/* count the block out now, chunks and all */
-			damon_acma_set_block_state(i,
-					DAMON_ACMA_BLOCK_REMOVING);
-			resize = true;
-		}
+	/* fully taken blocks leave the system: counted out now, chunks and all */
+	v = damon_acma_snapshot(DAMON_ACMA_BUSY_NONE);
+	if (damon_acma_choose_removals(v)) {
+		for (i = 0; i < v->nr_blocks; i++)
+			if (v->b[i].state == DAMON_ACMA_BLOCK_REMOVING &&
+			    damon_acma.blocks[i] == DAMON_ACMA_BLOCK_ONLINE)
+				damon_acma_set_block_state(i,
+						DAMON_ACMA_BLOCK_REMOVING);
+		resize = true;
 	}
 	damon_acma_update_windows();
 	/*

@@ -134,6 +134,55 @@ struct damon_acma_add_retry {
 };
 
 /**
+ * struct damon_acma_block_view - A block as the scaling policy sees it.
+ * @owned:	Bytes of it that are taken.
+ * @busy:	Bytes of it that hold data, where the policy asks
+ *		(%DAMON_ACMA_BUSY_UNKNOWN elsewhere: counting walks the block's
+ *		struct pages).
+ * @domain:	Its power domain.
+ * @state:	Its state.
+ * @deferred:	Scale-down leaves it alone for now (damon_acma_deferred()).
+ * @tried_finish: Scale-down gave up on it while finishing it.
+ * @add_waits:	Adds into its domain wait after one failed
+ *		(damon_acma_add_waits()).
+ */
+struct damon_acma_block_view {
+	unsigned long owned;
+	unsigned long busy;
+	int domain;
+	enum damon_acma_block_state state;
+	bool deferred;
+	bool tried_finish;
+	bool add_waits;
+};
+
+#define DAMON_ACMA_BUSY_UNKNOWN	ULONG_MAX
+
+/**
+ * struct damon_acma_view - The block table as a decision of the scaling
+ * policy sees it.
+ * @b:		One per block, lowest first.
+ * @scratch:	Two per domain, for the decisions' own use.
+ * @nr_blocks:	Number of blocks.
+ * @nr_domains:	Number of power domains.
+ * @block_size:	Memory block size in bytes.
+ * @chunk:	Bytes in a chunk scale-down takes.
+ *
+ * Taken under damon_acma.lock (damon_acma_snapshot()); the decisions are
+ * functions of a view alone (and of the domain scale-down empties), so that
+ * KUnit tests them on views of its own.  A decision that changes blocks
+ * writes its choice into the view, and the caller applies what changed.
+ */
+struct damon_acma_view {
+	struct damon_acma_block_view *b;
+	unsigned long *scratch;
+	int nr_blocks;
+	int nr_domains;
+	unsigned long block_size;
+	unsigned long chunk;
+};
+
+/**
  * struct damon_acma - The state of DAMON_ACMA.
  * @ctx:		The DAMON context.
  * @cfg:		The configuration in force.
@@ -146,8 +195,7 @@ struct damon_acma_add_retry {
  *			block that is in none.
  * @deferred:		Why and until when scale-down leaves each block alone.
  * @add_retry:		Back-off of adds into each domain.
- * @domain_cost:	Scratch space for damon_acma_choose_down(), two per
- *			domain.
+ * @view:		The block table as the policy's last decision saw it.
  * @nr_blocks:		Number of scalable memory blocks.
  * @nr_domains:		Number of power domains of the blocks.
  * @block_size:		Memory block size in bytes.
@@ -195,7 +243,7 @@ struct damon_acma_add_retry {
  *			resize work leaves blocks as they are; under @lock.
  * @shrinker:		Brings removed blocks back when the kernel reclaims.
  * @scaling:		DAMON_ACMA is on; under @lock.
- * @lock:		Protects @blocks, @nr_blocks_in and the windows.
+ * @lock:		Protects @blocks, @nr_blocks_in, @view and the windows.
  */
 struct damon_acma {
 	struct damon_ctx *ctx;
@@ -206,7 +254,7 @@ struct damon_acma {
 	int *block_domain;
 	struct damon_acma_deferral *deferred;
 	struct damon_acma_add_retry *add_retry;
-	unsigned long *domain_cost;
+	struct damon_acma_view view;
 	int nr_blocks;
 	int nr_domains;
 	unsigned long block_size;

@@ -17,8 +17,10 @@
 struct damon_acma_test_saved {
 	enum damon_acma_block_state *blocks;
 	struct page **memmap_held;
+	phys_addr_t *block_start;
 	int *block_domain;
-	unsigned long *domain_cost;
+	struct damon_acma_deferral *deferred;
+	struct damon_acma_view view;
 	struct damon_acma_add_retry *add_retry;
 	int nr_blocks;
 	int nr_domains;
@@ -32,19 +34,24 @@ struct damon_acma_test_saved {
 
 /* Each test block is a domain of its own, unless the test says otherwise. */
 static int damon_acma_test_domain[DAMON_ACMA_TEST_BLOCKS];
-static unsigned long damon_acma_test_cost[2 * DAMON_ACMA_TEST_BLOCKS];
+static phys_addr_t damon_acma_test_start[DAMON_ACMA_TEST_BLOCKS];
+static struct damon_acma_deferral damon_acma_test_deferred[DAMON_ACMA_TEST_BLOCKS];
+static struct damon_acma_block_view damon_acma_test_view[DAMON_ACMA_TEST_BLOCKS];
+static unsigned long damon_acma_test_scratch[2 * DAMON_ACMA_TEST_BLOCKS];
 static struct damon_acma_add_retry damon_acma_test_retry[DAMON_ACMA_TEST_BLOCKS];
 
 /*
  * Give DAMON_ACMA the test's blocks, under damon_acma.lock until
  * damon_acma_test_swap_out(); the test is skipped while DAMON_ACMA runs (it
- * would act on the test's blocks).
+ * would act on the test's blocks).  They lie at the top of the physical
+ * address space, where no memory is: nothing of them is owned.
  */
 static void damon_acma_test_swap_in(struct kunit *test,
 		struct damon_acma_test_saved *saved,
 		enum damon_acma_block_state *blocks, struct page **held,
 		unsigned long block_size)
 {
+	phys_addr_t top = round_down(PHYS_ADDR_MAX >> 1, block_size);
 	int i;
 
 	mutex_lock(&damon_acma.lock);
@@ -54,8 +61,10 @@ static void damon_acma_test_swap_in(struct kunit *test,
 	}
 	saved->blocks = damon_acma.blocks;
 	saved->memmap_held = damon_acma.memmap_held;
+	saved->block_start = damon_acma.block_start;
 	saved->block_domain = damon_acma.block_domain;
-	saved->domain_cost = damon_acma.domain_cost;
+	saved->deferred = damon_acma.deferred;
+	saved->view = damon_acma.view;
 	saved->add_retry = damon_acma.add_retry;
 	saved->nr_blocks = damon_acma.nr_blocks;
 	saved->nr_domains = damon_acma.nr_domains;
@@ -69,11 +78,19 @@ static void damon_acma_test_swap_in(struct kunit *test,
 	for (i = 0; i < DAMON_ACMA_TEST_BLOCKS; i++) {
 		blocks[i] = DAMON_ACMA_BLOCK_ONLINE;
 		damon_acma_test_domain[i] = i;
+		damon_acma_test_start[i] = top -
+			(DAMON_ACMA_TEST_BLOCKS - i) * block_size;
 	}
 	damon_acma.blocks = blocks;
 	damon_acma.memmap_held = held;
+	damon_acma.block_start = damon_acma_test_start;
 	damon_acma.block_domain = damon_acma_test_domain;
-	damon_acma.domain_cost = damon_acma_test_cost;
+	memset(damon_acma_test_deferred, 0, sizeof(damon_acma_test_deferred));
+	damon_acma.deferred = damon_acma_test_deferred;
+	damon_acma.view = (struct damon_acma_view){
+		.b = damon_acma_test_view,
+		.scratch = damon_acma_test_scratch,
+	};
 	memset(damon_acma_test_retry, 0, sizeof(damon_acma_test_retry));
 	damon_acma.add_retry = damon_acma_test_retry;
 	damon_acma.nr_blocks = DAMON_ACMA_TEST_BLOCKS;
@@ -92,8 +109,10 @@ static void damon_acma_test_swap_out(struct damon_acma_test_saved *saved)
 {
 	damon_acma.blocks = saved->blocks;
 	damon_acma.memmap_held = saved->memmap_held;
+	damon_acma.block_start = saved->block_start;
 	damon_acma.block_domain = saved->block_domain;
-	damon_acma.domain_cost = saved->domain_cost;
+	damon_acma.deferred = saved->deferred;
+	damon_acma.view = saved->view;
 	damon_acma.add_retry = saved->add_retry;
 	damon_acma.nr_blocks = saved->nr_blocks;
 	damon_acma.nr_domains = saved->nr_domains;
