@@ -587,6 +587,26 @@ static void dram_power_test_state_machine(struct kunit *test)
 	dram_power_free_map(&dp->map);
 }
 
+/*
+ * The BMC protocol numbers domains in one byte: a map with a domain id
+ * above 255 is refused for the BMC, rather than domain 256 switching
+ * domain 0 once truncated.
+ */
+static void ipmi_test_domain_ids(struct kunit *test)
+{
+#ifdef CONFIG_DRAM_POWER_IPMI
+	struct dram_power_desc domains[2] = { { .id = 0 }, { .id = 255 } };
+	struct dram_power_map map = { .nr_domains = 2, .domains = domains };
+
+	KUNIT_EXPECT_TRUE(test, dram_power_ipmi_ids_fit(&map));
+	domains[1].id = 256;
+	KUNIT_EXPECT_FALSE(test, dram_power_ipmi_ids_fit(&map));
+	KUNIT_EXPECT_NULL(test, dram_power_ipmi_backend(&map));
+#else
+	kunit_skip(test, "no CONFIG_DRAM_POWER_IPMI");
+#endif
+}
+
 static struct kunit_case dram_power_test_cases[] = {
 #ifdef CONFIG_ACPI
 	KUNIT_CASE(mpst_test_good),
@@ -601,6 +621,7 @@ static struct kunit_case dram_power_test_cases[] = {
 	KUNIT_CASE(of_test_order_and_ranges),
 	KUNIT_CASE(of_test_broken),
 	KUNIT_CASE(of_test_bmc_id),
+	KUNIT_CASE(ipmi_test_domain_ids),
 	KUNIT_CASE(dram_power_test_state_machine),
 	{},
 };
@@ -611,5 +632,6 @@ static struct kunit_suite dram_power_test_suite = {
 };
 kunit_test_suite(dram_power_test_suite);
 
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests of the DRAM power domains");
 MODULE_LICENSE("GPL");

@@ -197,6 +197,9 @@ int dram_power_domain_off(struct dram_power *dp, struct dram_power_domain *d);
 #ifdef CONFIG_DRAM_POWER_IPMI
 const struct dram_power_backend *dram_power_ipmi_backend(
 		const struct dram_power_map *map);
+#if IS_ENABLED(CONFIG_KUNIT)
+bool dram_power_ipmi_ids_fit(const struct dram_power_map *map);
+#endif
 #else
 static inline const struct dram_power_backend *dram_power_ipmi_backend(
 		const struct dram_power_map *map)

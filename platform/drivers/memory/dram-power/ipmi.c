@@ -16,6 +16,7 @@
 
 #define pr_fmt(fmt) "dram-power: ipmi: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/completion.h>
 #include <linux/ipmi.h>
 #include <linux/ipmi_msgdefs.h>
@@ -367,6 +368,30 @@ static const struct dram_power_backend dp_ipmi_backend = {
 };
 
 /**
+ * dram_power_ipmi_ids_fit() - Can the BMC be told about every domain?
+ * @map:	The domains, as the MPST gives them.
+ *
+ * The protocol numbers domains in one byte (firmware-glue/PROTOCOL.md): a
+ * domain id above 255 would name another domain once truncated.
+ *
+ * Return: whether every domain id of @map fits the protocol.
+ */
+VISIBLE_IF_KUNIT bool dram_power_ipmi_ids_fit(const struct dram_power_map *map)
+{
+	int i;
+
+	for (i = 0; i < map->nr_domains; i++) {
+		if (map->domains[i].id > U8_MAX) {
+			pr_err_once("domain %u: the BMC numbers domains 0-255; not switching through it\n",
+				    map->domains[i].id);
+			return false;
+		}
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(dram_power_ipmi_ids_fit);
+
+/**
  * dram_power_ipmi_backend() - The BMC back end.
  * @map:	The domains, as the MPST gives them.
  *
@@ -380,16 +405,10 @@ const struct dram_power_backend *dram_power_ipmi_backend(
 		const struct dram_power_map *map)
 {
 	static bool watching;
-	int i, err;
+	int err;
 
-	/* the protocol numbers domains in one byte (firmware-glue/PROTOCOL.md) */
-	for (i = 0; i < map->nr_domains; i++) {
-		if (map->domains[i].id > U8_MAX) {
-			pr_err_once("domain %u: the BMC numbers domains 0-255; not switching through it\n",
-				    map->domains[i].id);
-			return NULL;
-		}
-	}
+	if (!dram_power_ipmi_ids_fit(map))
+		return NULL;
 	if (!watching) {
 		init_completion(&dp_ipmi.done);
 		dp_ipmi.map = map;
