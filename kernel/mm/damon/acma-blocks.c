@@ -521,7 +521,7 @@ int damon_acma_scan_blocks(void)
 	phys_addr_t end = PFN_PHYS(max_pfn) + memory_block_size_bytes();
 	enum damon_acma_block_state *blocks;
 	struct damon_acma_deferral *deferred;
-	struct damon_acma_add_retry *add_retry;
+	struct damon_acma_retry *add_retry, *remove_retry;
 	struct damon_acma_block_view *view;
 	unsigned long *scratch;
 	phys_addr_t *starts;
@@ -539,8 +539,9 @@ int damon_acma_scan_blocks(void)
 	/* as many domains as blocks at most */
 	scratch = kcalloc(2 * scan.nr, sizeof(*scratch), GFP_KERNEL);
 	add_retry = kcalloc(scan.nr, sizeof(*add_retry), GFP_KERNEL);
+	remove_retry = kcalloc(scan.nr, sizeof(*remove_retry), GFP_KERNEL);
 	if (blocks && starts && held && domain && deferred && view && scratch &&
-	    add_retry) {
+	    add_retry && remove_retry) {
 		scan.max = scan.nr;
 		scan.nr = 0;
 		scan.fixed = 0;
@@ -565,6 +566,7 @@ int damon_acma_scan_blocks(void)
 	kfree(damon_acma.view.b);
 	kfree(damon_acma.view.scratch);
 	kfree(damon_acma.add_retry);
+	kfree(damon_acma.remove_retry);
 	damon_acma.blocks = blocks;
 	damon_acma.block_start = starts;
 	damon_acma.memmap_held = held;
@@ -575,6 +577,7 @@ int damon_acma_scan_blocks(void)
 		.scratch = scratch,
 	};
 	damon_acma.add_retry = add_retry;
+	damon_acma.remove_retry = remove_retry;
 	damon_acma.nr_blocks = nr;
 	damon_acma.nr_domains = nr_domains;
 	damon_acma.down = -1;
@@ -643,9 +646,32 @@ static enum damon_acma_block_state damon_acma_online_state(int i,
  */
 bool damon_acma_add_waits(int d)
 {
-	const struct damon_acma_add_retry *r = &damon_acma.add_retry[d];
+	const struct damon_acma_retry *r = &damon_acma.add_retry[d];
 
 	return r->ms && time_before(jiffies, r->at);
+}
+
+/**
+ * damon_acma_remove_waits() - Must the removal of a block wait, after one
+ * failed?
+ * @i:	Index of the block in the block table.
+ *
+ * Context: needs damon_acma.lock.
+ * Return: whether the block's back-off has not run out yet.
+ */
+bool damon_acma_remove_waits(int i)
+{
+	const struct damon_acma_retry *r = &damon_acma.remove_retry[i];
+
+	return r->ms && time_before(jiffies, r->at);
+}
+
+/* Wait before the next try, longer each time in a row.  Needs the lock. */
+static void damon_acma_back_off(struct damon_acma_retry *r)
+{
+	r->ms = clamp(r->ms * 2, DAMON_ACMA_RETRY_MIN_MS,
+		      DAMON_ACMA_RETRY_MAX_MS);
+	r->at = jiffies + msecs_to_jiffies(r->ms);
 }
 
 /*
@@ -656,12 +682,7 @@ bool damon_acma_add_waits(int d)
  */
 static void damon_acma_add_failed(int i)
 {
-	struct damon_acma_add_retry *r =
-			&damon_acma.add_retry[damon_acma.block_domain[i]];
-
-	r->ms = clamp(r->ms * 2, DAMON_ACMA_ADD_RETRY_MIN_MS,
-		      DAMON_ACMA_ADD_RETRY_MAX_MS);
-	r->at = jiffies + msecs_to_jiffies(r->ms);
+	damon_acma_back_off(&damon_acma.add_retry[damon_acma.block_domain[i]]);
 }
 
 static int damon_acma_add_block(int i)
@@ -752,9 +773,16 @@ static void damon_acma_resize_fn(struct work_struct *work)
 		err = damon_acma_remove_block(i);
 		mutex_lock(&damon_acma.lock);
 		if (err) {
+			/*
+			 * Somebody holds a page of it, or the platform refused:
+			 * it stays, counted, and is tried again later, not at
+			 * every step.
+			 */
+			damon_acma_back_off(&damon_acma.remove_retry[i]);
 			damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_ONLINE);
 			continue;
 		}
+		damon_acma.remove_retry[i].ms = 0;
 		damon_acma_set_block_state(i, DAMON_ACMA_BLOCK_REMOVED);
 	}
 	damon_acma_update_windows();

@@ -213,6 +213,7 @@ static struct damon_acma_view *damon_acma_snapshot(int busy)
 		b->busy = DAMON_ACMA_BUSY_UNKNOWN;
 		b->deferred = damon_acma_deferred(i);
 		b->tried_finish = damon_acma.deferred[i].tried_finish;
+		b->remove_waits = damon_acma_remove_waits(i);
 		b->add_waits = damon_acma_add_waits(b->domain);
 	}
 	/* a deferred block may be finished once it is the last of its domain */
@@ -403,7 +404,8 @@ static int damon_acma_choose_adds(struct damon_acma_view *v, int n)
 
 /*
  * The blocks that leave the system, marked REMOVING in the view: those that
- * are online and fully taken.  Return: how many.
+ * are online and fully taken, unless their removal failed a moment ago.
+ * Return: how many.
  */
 static int damon_acma_choose_removals(struct damon_acma_view *v)
 {
@@ -411,7 +413,7 @@ static int damon_acma_choose_removals(struct damon_acma_view *v)
 
 	for (i = 0; i < v->nr_blocks; i++) {
 		if (v->b[i].state == DAMON_ACMA_BLOCK_ONLINE &&
-		    v->b[i].owned == v->block_size) {
+		    v->b[i].owned == v->block_size && !v->b[i].remove_waits) {
 			v->b[i].state = DAMON_ACMA_BLOCK_REMOVING;
 			chosen++;
 		}

@@ -44,9 +44,12 @@
 #define DAMON_ACMA_STUCK_MS	10000
 #define DAMON_ACMA_DEFER_MS	60000
 #define DAMON_ACMA_DEFER_MAX	4	/* at most 2^4 times DEFER_MS */
-/* A domain whose memory could not be added waits 100 ms, doubling to 5 s. */
-#define DAMON_ACMA_ADD_RETRY_MIN_MS	100
-#define DAMON_ACMA_ADD_RETRY_MAX_MS	5000
+/*
+ * A domain whose memory could not be added, or a block that could not be
+ * removed, waits 100 ms before it is tried again, doubling to 5 s.
+ */
+#define DAMON_ACMA_RETRY_MIN_MS	100
+#define DAMON_ACMA_RETRY_MAX_MS	5000
 
 enum damon_acma_scheme_idx {
 	DAMON_ACMA_RECLAIM,
@@ -123,12 +126,13 @@ struct damon_acma_deferral {
 };
 
 /**
- * struct damon_acma_add_retry - When adds into a power domain may be tried
- * again after one failed (its firmware did not power it on, say).
+ * struct damon_acma_retry - When an add into a power domain, or the removal
+ * of a block, may be tried again after one failed (the domain's firmware did
+ * not power it on, somebody holds a page of the block, say).
  * @at:		Not before this (jiffies), if @ms is not 0.
- * @ms:		The current wait, 0 once an add went through.
+ * @ms:		The current wait, 0 once one went through.
  */
-struct damon_acma_add_retry {
+struct damon_acma_retry {
 	unsigned long at;
 	unsigned int ms;
 };
@@ -143,6 +147,8 @@ struct damon_acma_add_retry {
  * @state:	Its state.
  * @deferred:	Scale-down leaves it alone for now (damon_acma_deferred()).
  * @tried_finish: Scale-down gave up on it while finishing it.
+ * @remove_waits: Its removal failed a moment ago
+ *		(damon_acma_remove_waits()).
  * @add_waits:	Adds into its domain wait after one failed
  *		(damon_acma_add_waits()).
  */
@@ -153,6 +159,7 @@ struct damon_acma_block_view {
 	enum damon_acma_block_state state;
 	bool deferred;
 	bool tried_finish;
+	bool remove_waits;
 	bool add_waits;
 };
 
@@ -195,6 +202,7 @@ struct damon_acma_view {
  *			block that is in none.
  * @deferred:		Why and until when scale-down leaves each block alone.
  * @add_retry:		Back-off of adds into each domain.
+ * @remove_retry:	Back-off of the removal of each block.
  * @view:		The block table as the policy's last decision saw it.
  * @nr_blocks:		Number of scalable memory blocks.
  * @nr_domains:		Number of power domains of the blocks.
@@ -253,7 +261,8 @@ struct damon_acma {
 	struct page **memmap_held;
 	int *block_domain;
 	struct damon_acma_deferral *deferred;
-	struct damon_acma_add_retry *add_retry;
+	struct damon_acma_retry *add_retry;
+	struct damon_acma_retry *remove_retry;
 	struct damon_acma_view view;
 	int nr_blocks;
 	int nr_domains;
@@ -310,6 +319,7 @@ unsigned long damon_acma_machine_bytes(void);
 bool damon_acma_memmap_room(void);
 int damon_acma_report(unsigned long pfn, unsigned int order);
 bool damon_acma_add_waits(int d);
+bool damon_acma_remove_waits(int i);
 int damon_acma_adding_blocks(void);
 int damon_acma_removed_blocks(void);
 int damon_acma_give_all_back(void);

@@ -21,7 +21,8 @@ struct damon_acma_test_saved {
 	int *block_domain;
 	struct damon_acma_deferral *deferred;
 	struct damon_acma_view view;
-	struct damon_acma_add_retry *add_retry;
+	struct damon_acma_retry *add_retry;
+	struct damon_acma_retry *remove_retry;
 	int nr_blocks;
 	int nr_domains;
 	int down;
@@ -38,7 +39,8 @@ static phys_addr_t damon_acma_test_start[DAMON_ACMA_TEST_BLOCKS];
 static struct damon_acma_deferral damon_acma_test_deferred[DAMON_ACMA_TEST_BLOCKS];
 static struct damon_acma_block_view damon_acma_test_view[DAMON_ACMA_TEST_BLOCKS];
 static unsigned long damon_acma_test_scratch[2 * DAMON_ACMA_TEST_BLOCKS];
-static struct damon_acma_add_retry damon_acma_test_retry[DAMON_ACMA_TEST_BLOCKS];
+static struct damon_acma_retry damon_acma_test_retry[DAMON_ACMA_TEST_BLOCKS];
+static struct damon_acma_retry damon_acma_test_remove_retry[DAMON_ACMA_TEST_BLOCKS];
 
 /*
  * Give DAMON_ACMA the test's blocks, under damon_acma.lock until
@@ -66,6 +68,7 @@ static void damon_acma_test_swap_in(struct kunit *test,
 	saved->deferred = damon_acma.deferred;
 	saved->view = damon_acma.view;
 	saved->add_retry = damon_acma.add_retry;
+	saved->remove_retry = damon_acma.remove_retry;
 	saved->nr_blocks = damon_acma.nr_blocks;
 	saved->nr_domains = damon_acma.nr_domains;
 	saved->down = damon_acma.down;
@@ -93,6 +96,9 @@ static void damon_acma_test_swap_in(struct kunit *test,
 	};
 	memset(damon_acma_test_retry, 0, sizeof(damon_acma_test_retry));
 	damon_acma.add_retry = damon_acma_test_retry;
+	memset(damon_acma_test_remove_retry, 0,
+	       sizeof(damon_acma_test_remove_retry));
+	damon_acma.remove_retry = damon_acma_test_remove_retry;
 	damon_acma.nr_blocks = DAMON_ACMA_TEST_BLOCKS;
 	damon_acma.nr_domains = DAMON_ACMA_TEST_BLOCKS;
 	damon_acma.down = -1;
@@ -114,6 +120,7 @@ static void damon_acma_test_swap_out(struct damon_acma_test_saved *saved)
 	damon_acma.deferred = saved->deferred;
 	damon_acma.view = saved->view;
 	damon_acma.add_retry = saved->add_retry;
+	damon_acma.remove_retry = saved->remove_retry;
 	damon_acma.nr_blocks = saved->nr_blocks;
 	damon_acma.nr_domains = saved->nr_domains;
 	damon_acma.down = saved->down;
@@ -241,7 +248,7 @@ static void damon_acma_test_add_backoff(struct kunit *test)
 	damon_acma_set_block_state(1, DAMON_ACMA_BLOCK_REMOVED);
 	damon_acma_add_failed(0);
 	KUNIT_EXPECT_EQ(test, damon_acma_test_retry[0].ms,
-			DAMON_ACMA_ADD_RETRY_MIN_MS);
+			DAMON_ACMA_RETRY_MIN_MS);
 	KUNIT_EXPECT_TRUE(test, damon_acma_add_waits(0));
 	KUNIT_EXPECT_FALSE(test, damon_acma_add_waits(1));
 	/* the block of the waiting domain is passed over, the other comes */
@@ -252,12 +259,12 @@ static void damon_acma_test_add_backoff(struct kunit *test)
 	/* again and again: doubling, up to the longest wait */
 	damon_acma_add_failed(0);
 	KUNIT_EXPECT_EQ(test, damon_acma_test_retry[0].ms,
-			2 * DAMON_ACMA_ADD_RETRY_MIN_MS);
-	while (damon_acma_test_retry[0].ms < DAMON_ACMA_ADD_RETRY_MAX_MS)
+			2 * DAMON_ACMA_RETRY_MIN_MS);
+	while (damon_acma_test_retry[0].ms < DAMON_ACMA_RETRY_MAX_MS)
 		damon_acma_add_failed(0);
 	damon_acma_add_failed(0);
 	KUNIT_EXPECT_EQ(test, damon_acma_test_retry[0].ms,
-			DAMON_ACMA_ADD_RETRY_MAX_MS);
+			DAMON_ACMA_RETRY_MAX_MS);
 	/* the wait over, the block is wanted again */
 	damon_acma_test_retry[0].at = jiffies - 1;
 	KUNIT_EXPECT_FALSE(test, damon_acma_add_waits(0));

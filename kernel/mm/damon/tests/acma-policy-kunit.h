@@ -200,7 +200,10 @@ static void damon_acma_policy_test_up_window(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, damon_acma_choose_up(v, 0), 2);
 }
 
-/* Fully taken online blocks leave the system; nothing else does. */
+/*
+ * Fully taken online blocks leave the system, but not one whose removal
+ * failed a moment ago; nothing else does.
+ */
 static void damon_acma_policy_test_removals(struct kunit *test)
 {
 	struct damon_acma_policy_test t;
@@ -214,6 +217,10 @@ static void damon_acma_policy_test_removals(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.b[1].state, DAMON_ACMA_BLOCK_ONLINE);
 	KUNIT_EXPECT_EQ(test, t.b[3].state, DAMON_ACMA_BLOCK_REMOVED);
 	KUNIT_EXPECT_EQ(test, damon_acma_choose_removals(v), 0);
+	t.b[1].owned = t.v.block_size;
+	t.b[1].remove_waits = true;
+	KUNIT_EXPECT_EQ(test, damon_acma_choose_removals(v), 0);
+	KUNIT_EXPECT_EQ(test, t.b[1].state, DAMON_ACMA_BLOCK_ONLINE);
 }
 
 /*
