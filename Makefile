@@ -405,7 +405,7 @@ run: all
 # paths and the whole suite on the Arm board, as BOARD:GLOB[,GLOB...] (each configured
 # in build/BOARD/.config); not when TESTS= picks tests, nor with TEST_BOARDS= .
 TEST_BOARDS ?= qemu-x86_64-acpi:2[5-7]*,85*,86*,8f* qemu-x86_64-interleaved:27*,85*,8c* qemu-x86_64-vm:9* \
-	qemu-arm64:* qemu-x86_64+debug:53*,83*,84*,86*,88*,89*,8a*,98*
+	qemu-x86_64-vm-virtio-mem:84* qemu-arm64:* qemu-x86_64+debug:53*,83*,84*,86*,88*,89*,8a*,98*
 TEST_ALSO := $(if $(TESTS),,$(filter-out $(BOARD):%,$(TEST_BOARDS)))
 # make bench on the Arm board also runs the rank power cycle on the default x86 board,
 # in the same run, for figures side by side, and on an x86 board the scripted day on

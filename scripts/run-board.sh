@@ -85,7 +85,9 @@ start=$(date +%s)
 if board_has_bmc; then
 	say "acma: booting board $BOARD_NAME ($BOARD_ARCH, $BOARD_QEMU_MACHINE): ${BOARD_BOOT_MEMORY_MB} MiB boot memory + $BOARD_RANKS ranks on $BOARD_DIMMS DIMMs (${BOARD_RANK_MEMORY_MB} MiB), firmware $BOARD_FIRMWARE"
 else
-	say "acma: booting board $BOARD_NAME ($BOARD_ARCH, $BOARD_QEMU_MACHINE): a VM guest with ${BOARD_BOOT_MEMORY_MB} MiB boot memory + ${BOARD_VM_MEMORY_MB} MiB hot-pluggable memory, balloon $BOARD_BALLOON, scratch disk ${BOARD_SCRATCH_DISK_MB} MiB, no BMC"
+	vmem=
+	[ "${BOARD_VIRTIO_MEM_MB:-0}" -gt 0 ] && vmem=", virtio-mem ${BOARD_VIRTIO_MEM_MB} MiB (not acma's)"
+	say "acma: booting board $BOARD_NAME ($BOARD_ARCH, $BOARD_QEMU_MACHINE): a VM guest with ${BOARD_BOOT_MEMORY_MB} MiB boot memory + ${BOARD_VM_MEMORY_MB} MiB hot-pluggable memory$vmem, balloon $BOARD_BALLOON, scratch disk ${BOARD_SCRATCH_DISK_MB} MiB, no BMC"
 fi
 bmc_start
 qemu_start "$mode" "$kernel" "$initrd"

@@ -5,7 +5,8 @@
  * The file is read line by line; each line is checked on its own and the
  * statements are collected into a struct board. Checks that need the whole
  * file (missing keywords, what firmware none allows, DIMM rank counts, rank
- * ids, range alignment, overlaps and placement in QEMU's device-memory area)
+ * ids, range alignment, overlaps and placement in QEMU's device-memory area,
+ * of ranks, vm-memory and virtio-mem alike)
  * run afterwards.
  * Errors are collected, sorted by line and the first BOARD_MAX_ERRORS are
  * printed like compiler diagnostics.
@@ -39,6 +40,7 @@ enum kw {
 	KW_VM_MEMORY,
 	KW_BALLOON,
 	KW_SCRATCH_DISK,
+	KW_VIRTIO_MEM,
 	KW_BMC_ID,
 	KW_COUNT,
 };
@@ -65,6 +67,7 @@ static const struct keyword {
 	[KW_VM_MEMORY]	 = { "vm-memory", false, false, "vm-memory BASE+SIZE" },
 	[KW_BALLOON]	 = { "balloon", true, false, "balloon free-page-reporting|plain" },
 	[KW_SCRATCH_DISK] = { "scratch-disk", true, false, "scratch-disk SIZE" },
+	[KW_VIRTIO_MEM]	 = { "virtio-mem", true, false, "virtio-mem BASE+SIZE" },
 	[KW_BMC_ID]	 = { "bmc-id", true, false, "bmc-id MANUFACTURER PRODUCT" },
 };
 
@@ -483,7 +486,8 @@ int board_nr_slots(const struct board *b)
 
 unsigned long long board_hotplug_memory(const struct board *b)
 {
-	return add_sat(board_total_rank_memory(b), board_total_vm_memory(b));
+	return add_sat(add_sat(board_total_rank_memory(b), board_total_vm_memory(b)),
+		       b->virtio_mem.range.size);
 }
 
 int board_dimm_index(const struct board *b, int rank)
@@ -960,6 +964,27 @@ static void stmt_vm_memory(struct parser *p, int argc, char **argv)
 }
 
 /*
+ * 'virtio-mem BASE+SIZE': a virtio-mem-pci device whose memory lies at
+ * BASE (its memaddr), all SIZE of it plugged at boot. Where it may be (VM
+ * boards on q35, in the device-memory area, aligned like the other ranges)
+ * is checked with the whole board.
+ */
+static bool stmt_virtio_mem(struct parser *p, int argc, char **argv)
+{
+	struct board_virtio_mem m = { .line = p->line };
+
+	if (argc != 2) {
+		error(p, "'virtio-mem' takes 1 value, got %d (expected 'virtio-mem BASE+SIZE', e.g. 'virtio-mem 0x180000000+256M')",
+		      argc - 1);
+		return false;
+	}
+	if (!parse_range(p, "virtio-mem", argv[1], &m.range))
+		return false;
+	p->b->virtio_mem = m;
+	return true;
+}
+
+/*
  * 'bmc-id MANUFACTURER PRODUCT': what the BMC's Get Device ID reports, an
  * IANA enterprise number (20 bits, 0xfffff reserved) and a product ID
  * (16 bits); decimal or 0x hex.
@@ -1022,7 +1047,7 @@ static void unknown_keyword(struct parser *p, const char *word)
 		error(p, "unknown keyword '%s' (did you mean '%s'?)", word,
 		      keywords[best].name);
 	else
-		error(p, "unknown keyword '%.40s%s' (expected one of board, arch, qemu-machine, cpus, boot-memory, memory-block, firmware, interleave, description, power-state, dimm, rank, vm-memory, balloon, scratch-disk, bmc-id)",
+		error(p, "unknown keyword '%.40s%s' (expected one of board, arch, qemu-machine, cpus, boot-memory, memory-block, firmware, interleave, description, power-state, dimm, rank, vm-memory, balloon, scratch-disk, virtio-mem, bmc-id)",
 		      word, strlen(word) > 40 ? "..." : "");
 }
 
@@ -1081,6 +1106,10 @@ static void parse_line(struct parser *p, char *line)
 		break;
 	case KW_VM_MEMORY:
 		stmt_vm_memory(p, argc, argv);
+		break;
+	case KW_VIRTIO_MEM:
+		p->kw_line[kw] = p->line;
+		p->kw_valid[kw] = stmt_virtio_mem(p, argc, argv);
 		break;
 	case KW_BMC_ID:
 		p->kw_line[kw] = p->line;
@@ -1177,13 +1206,15 @@ struct placed {
 	const struct board_range *rg;
 	int line;
 	int owner;		/* ranges of one owner (rank, vm-memory line) */
-	char name[16];		/* "rank 3", "vm-memory" */
-	const char *kind;	/* "rank memory", "vm-memory" */
+	char name[16];		/* "rank 3", "vm-memory", "virtio-mem" */
+	const char *kind;	/* "rank memory", "vm-memory", "virtio-mem" */
+	const char *area;	/* what QEMU's device-memory area is sized for */
 };
 
 /*
  * The ranges of the board's hot-pluggable memory: the ranks' or, on a VM
- * board, the vm-memory lines (the other kind is an error of its own there).
+ * board, the vm-memory lines and the virtio-mem device (the other kind is
+ * an error of its own there).
  * Return: the number of entries of *@out, -1 if out of memory.
  */
 static int collect_ranges(struct parser *p, bool ranks, bool vm, struct placed **out)
@@ -1191,7 +1222,7 @@ static int collect_ranges(struct parser *p, bool ranks, bool vm, struct placed *
 	struct board *b = p->b;
 	int n = 0, i, j;
 
-	*out = calloc(board_nr_ranges(b) + b->nr_vm_memory + 1, sizeof(**out));
+	*out = calloc(board_nr_ranges(b) + b->nr_vm_memory + 2, sizeof(**out));
 	if (!*out) {
 		p->oom = true;
 		return -1;
@@ -1200,13 +1231,22 @@ static int collect_ranges(struct parser *p, bool ranks, bool vm, struct placed *
 		const struct board_rank *r = &b->ranks[i];
 
 		for (j = 0; j < r->nr_ranges; j++, n++) {
-			(*out)[n] = (struct placed){ &r->ranges[j], r->line, i, "", "rank memory" };
+			(*out)[n] = (struct placed){ &r->ranges[j], r->line, i, "", "rank memory",
+						     "rank memory plus 1G per range" };
 			snprintf((*out)[n].name, sizeof((*out)[n].name), "rank %d", r->id);
 		}
 	}
 	for (i = 0; vm && i < b->nr_vm_memory; i++, n++)
 		(*out)[n] = (struct placed){ &b->vm_memory[i].range, b->vm_memory[i].line,
-					     b->nr_ranks + i, "vm-memory", "vm-memory" };
+					     b->nr_ranks + i, "vm-memory", "vm-memory",
+					     b->virtio_mem.range.size ?
+					     "vm-memory and virtio-mem plus 1G per vm-memory range" :
+					     "vm-memory plus 1G per range" };
+	if (vm && b->virtio_mem.range.size)
+		(*out)[n++] = (struct placed){ &b->virtio_mem.range, b->virtio_mem.line,
+					       b->nr_ranks + b->nr_vm_memory, "virtio-mem",
+					       "virtio-mem",
+					       "vm-memory and virtio-mem plus 1G per vm-memory range" };
 	return n;
 }
 
@@ -1219,11 +1259,13 @@ static void check_ranges(struct parser *p, bool ranks, bool vm)
 	struct board *b = p->b;
 	char s1[RANGE_BUF], s2[RANGE_BUF], sz[BOARD_SIZE_BUF];
 	struct placed *pl;
-	int n, i, k;
+	int n, i, k, slots;
 
 	n = collect_ranges(p, ranks, vm, &pl);
 	if (n < 0)
 		return;
+	/* the virtio-mem device has no pc-dimm slot */
+	slots = n - (vm && b->virtio_mem.range.size ? 1 : 0);
 
 	if (p->kw_valid[KW_MEMORY_BLOCK]) {
 		board_format_size(b->memory_block, sz, sizeof(sz));
@@ -1274,14 +1316,14 @@ static void check_ranges(struct parser *p, bool ranks, bool vm)
 					   board_machine_name(b->machine), bm,
 					   pl[i].kind, base, end);
 			else if (add_sat(rg->base, rg->size - 1) >= end)
-				error_line(p, pl[i].line, "%s: range %s ends beyond the device-memory area 0x%llx..0x%llx (%s plus 1G per range)",
-					   pl[i].name, s1, base, end, pl[i].kind);
+				error_line(p, pl[i].line, "%s: range %s ends beyond the device-memory area 0x%llx..0x%llx (%s)",
+					   pl[i].name, s1, base, end, pl[i].area);
 		}
 	}
 
-	if (n > BOARD_MAX_RANGES)
+	if (slots > BOARD_MAX_RANGES)
 		error_file(p, "%d ranges in total, at most %d (one QEMU pc-dimm slot each)",
-			   n, BOARD_MAX_RANGES);
+			   slots, BOARD_MAX_RANGES);
 	xfree(pl);
 }
 
@@ -1335,6 +1377,11 @@ static void check_vm_board(struct parser *p)
 			   p->kw_line[KW_FIRMWARE]);
 	if (!p->nr_lines[KW_VM_MEMORY] && !p->kw_suggested[KW_VM_MEMORY])
 		error_file(p, "no 'vm-memory' lines (firmware none expects at least one 'vm-memory BASE+SIZE', the memory the guest may give back)");
+	if (p->kw_valid[KW_VIRTIO_MEM] && p->kw_valid[KW_QEMU_MACHINE] &&
+	    b->machine != BOARD_MACHINE_Q35)
+		error_line(p, p->kw_line[KW_VIRTIO_MEM], "'virtio-mem' needs qemu-machine q35, but it is %s (line %d): QEMU 7.2 has no virtio-mem on %s",
+			   board_machine_name(b->machine), p->kw_line[KW_QEMU_MACHINE],
+			   board_machine_name(b->machine));
 	check_ranges(p, false, true);
 }
 
@@ -1380,6 +1427,9 @@ static void check_board(struct parser *p)
 		error_line(p, p->first_line[KW_VM_MEMORY], "'vm-memory' needs firmware none, but firmware is %s (line %d): a server's hot-pluggable memory is its ranks (%d 'vm-memory' line%s)",
 			   board_firmware_name(b->firmware), p->kw_line[KW_FIRMWARE],
 			   p->nr_lines[KW_VM_MEMORY], p->nr_lines[KW_VM_MEMORY] == 1 ? "" : "s");
+	if (p->kw_line[KW_VIRTIO_MEM] && p->kw_valid[KW_FIRMWARE])
+		error_line(p, p->kw_line[KW_VIRTIO_MEM], "'virtio-mem' needs firmware none, but firmware is %s (line %d): a server's hot-pluggable memory is its ranks",
+			   board_firmware_name(b->firmware), p->kw_line[KW_FIRMWARE]);
 
 	ps = find_state(b, "on");
 	if (!ps)

@@ -7,7 +7,8 @@
  * firmware), the guest-physical ranges each rank backs and the power states
  * a rank can be put in. A VM board ('firmware none') has no ranks instead:
  * its hot-pluggable memory is plain guest memory ('vm-memory'), and it may
- * have a virtio-balloon and a scratch disk. The format is documented in
+ * have a virtio-balloon, a scratch disk and a virtio-mem device (memory a
+ * second driver, virtio-mem, adds and owns). The format is documented in
  * boards/README.md.
  *
  * Only libc is used: this is a host build tool (C11, gnu11).
@@ -129,6 +130,20 @@ struct board_vm_memory {
 };
 
 /**
+ * struct board_virtio_mem - a VM guest's virtio-mem device
+ * @range: the guest-physical range of its memory (its memaddr and size); all
+ *         of it is plugged at boot (requested-size = size). 0 size: none
+ * @line: line of the board file that declares it, 0 if there is none
+ *
+ * Its memory is not a pc-dimm (no slot) and not DAMON_ACMA's: the guest's
+ * virtio-mem driver adds and onlines it in a dynamic memory group.
+ */
+struct board_virtio_mem {
+	struct board_range range;
+	int line;
+};
+
+/**
  * struct board - a parsed and validated board description
  * @name: board name (also the name of its folder under boards/)
  * @description: free text, or NULL
@@ -151,6 +166,8 @@ struct board_vm_memory {
  * @nr_vm_memory: number of entries of @vm_memory
  * @balloon: the virtio-balloon device, %BOARD_BALLOON_NONE if there is none
  * @scratch_disk: size in bytes of the scratch virtio disk, 0 if there is none
+ * @virtio_mem: the virtio-mem device (firmware none, q35 only); its
+ *              range.size is 0 if there is none
  * @bmc_manufacturer: the BMC's manufacturer ID in Get Device ID (an IANA
  *                    enterprise number), %BOARD_BMC_MANUFACTURER by default
  * @bmc_product: the BMC's product ID in Get Device ID,
@@ -176,6 +193,7 @@ struct board {
 	int nr_vm_memory;
 	enum board_balloon balloon;
 	unsigned long long scratch_disk;
+	struct board_virtio_mem virtio_mem;
 	unsigned int bmc_manufacturer;
 	unsigned int bmc_product;
 };
@@ -248,11 +266,11 @@ unsigned long long board_total_vm_memory(const struct board *b);
 int board_nr_slots(const struct board *b);
 
 /**
- * board_hotplug_memory() - total size of the board's pc-dimms
+ * board_hotplug_memory() - total size of the board's memory devices
  * @b: the board
  *
- * The rank memory plus the vm-memory: QEMU's maxmem is the boot memory
- * plus this.
+ * The rank memory plus the vm-memory (the pc-dimms) plus the virtio-mem
+ * device's memory: QEMU's maxmem is the boot memory plus this.
  *
  * Return: the size in bytes.
  */
@@ -288,7 +306,7 @@ unsigned long long board_device_memory_base(const struct board *b);
  * @b: the board
  *
  * QEMU reserves the hot-pluggable memory (maxmem - boot memory) plus 1 GiB
- * of alignment slack per slot.
+ * of alignment slack per pc-dimm slot (a virtio-mem device has none).
  *
  * Return: the size in bytes.
  */

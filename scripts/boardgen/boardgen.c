@@ -76,7 +76,7 @@ static void shell_var_num(const char *name, unsigned long long value)
 
 static int cmd_shell(const struct board *b)
 {
-	char id[24] = "";
+	char id[24] = "", vmem_base[24] = "";
 
 	shell_var("BOARD_NAME", b->name);
 	shell_var("BOARD_ARCH", board_arch_name(b->arch));
@@ -96,6 +96,11 @@ static int cmd_shell(const struct board *b)
 	shell_var_num("BOARD_VM_MEMORY_MB", MB(board_total_vm_memory(b)));
 	shell_var("BOARD_BALLOON", board_balloon_name(b->balloon));
 	shell_var_num("BOARD_SCRATCH_DISK_MB", MB(b->scratch_disk));
+	/* the virtio-mem device's memory: 0 and empty without one */
+	shell_var_num("BOARD_VIRTIO_MEM_MB", MB(b->virtio_mem.range.size));
+	if (b->virtio_mem.range.size)
+		snprintf(vmem_base, sizeof(vmem_base), "0x%llx", b->virtio_mem.range.base);
+	shell_var("BOARD_VIRTIO_MEM_BASE", vmem_base);
 	return 0;
 }
 
@@ -144,6 +149,16 @@ static int cmd_qemu_args(const struct board *b, const char *shmdir,
 		       MB(b->vm_memory[i].range.size));
 		printf("-device\npc-dimm,id=dimm-vm%d,memdev=mem-vm%d,addr=0x%llx\n", i, i,
 		       b->vm_memory[i].range.base);
+	}
+	/*
+	 * A virtio-mem device: anonymous host RAM too, at the board's address,
+	 * all of it plugged at boot. No slot; maxmem counts its size.
+	 */
+	if (b->virtio_mem.range.size) {
+		printf("-object\nmemory-backend-ram,id=mem-virtio-mem0,size=%lluM\n",
+		       MB(b->virtio_mem.range.size));
+		printf("-device\nvirtio-mem-pci,id=virtio-mem0,memdev=mem-virtio-mem0,memaddr=0x%llx,requested-size=%lluM\n",
+		       b->virtio_mem.range.base, MB(b->virtio_mem.range.size));
 	}
 	if (b->balloon != BOARD_BALLOON_NONE)
 		printf("-device\nvirtio-balloon-pci,id=balloon0,free-page-reporting=%s\n",

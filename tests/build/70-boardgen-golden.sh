@@ -3,11 +3,12 @@
 # boardgen on the real boards (tests/tools/boardgen, see its README.md): every board
 # file is valid, and for every board shell, needs, qemu-args and backing-files print
 # byte for byte the expected output: the server boards' QEMU arguments do not change
-# by accident, the VM board's pc-dimms backed by host RAM and its virtio-balloon are
-# pinned. A board that needs a devicetree (needs: uboot-env, dtb) also has its U-Boot
-# environment and its DRAM power node pinned (uboot-env, dts). Also: a VM board
-# (firmware none) gets no BMC configuration, no ACPI tables and no devicetree node,
-# and an x86 (q35) board no devicetree node, with an error saying why.
+# by accident, the VM board's pc-dimms backed by host RAM, its virtio-mem device and
+# its virtio-balloon are pinned. A board that needs a devicetree (needs: uboot-env,
+# dtb) also has its U-Boot environment and its DRAM power node pinned (uboot-env,
+# dts). Also: a VM board (firmware none) gets no BMC configuration, no ACPI tables
+# and no devicetree node, and an x86 (q35) board no devicetree node, with an error
+# saying why.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/tools/lib.sh"
 golden_setup boardgen

@@ -697,8 +697,83 @@ static bool test_vm_fixture_valid(void)
 	CHECK(b.balloon == BOARD_BALLOON_FREE_PAGE_REPORTING &&
 	      !strcmp(board_balloon_name(b.balloon), "free-page-reporting"), "balloon\n");
 	CHECK(b.scratch_disk == 2 * BOARD_SZ_1G, "scratch-disk %llu\n", b.scratch_disk);
+	CHECK(b.virtio_mem.range.size == 0 && b.virtio_mem.line == 0, "virtio-mem %llu\n",
+	      b.virtio_mem.range.size);
 	board_free(&b);
 	return true;
+}
+
+/* virtio-mem: its range, maxmem counts it, no pc-dimm slot for it */
+static bool test_vm_virtio_mem(void)
+{
+	struct result res;
+	struct board b;
+	char *text = vm_fixture(11, "scratch-disk 2G\nvirtio-mem 0x180000000+256M", 0);
+
+	parse_str(text, "test.hw", &b, &res);
+	free(text);
+	CHECK(res.errors == 0 && !res.out[0], "%d errors:\n%s", res.errors, res.out);
+	free(res.out);
+	CHECK(b.virtio_mem.line == 12 && b.virtio_mem.range.base == 0x180000000ULL &&
+	      b.virtio_mem.range.size == 256 * BOARD_SZ_1M, "virtio-mem line %d 0x%llx+%llu\n",
+	      b.virtio_mem.line, b.virtio_mem.range.base, b.virtio_mem.range.size);
+	CHECK(board_nr_slots(&b) == 2 && board_total_vm_memory(&b) == 2 * BOARD_SZ_1G,
+	      "slots %d\n", board_nr_slots(&b));
+	CHECK(board_hotplug_memory(&b) == 2 * BOARD_SZ_1G + 256 * BOARD_SZ_1M,
+	      "hotplug %llu\n", board_hotplug_memory(&b));
+	/* 2G of vm-memory, 256M of virtio-mem, 1G per pc-dimm slot */
+	CHECK(board_device_memory_size(&b) == 4 * BOARD_SZ_1G + 256 * BOARD_SZ_1M,
+	      "area %llu\n", board_device_memory_size(&b));
+	board_free(&b);
+	/* right after the device-memory base, below the vm-memory */
+	text = vm_fixture(8, "vm-memory 0x110000000+1G", 9, "vm-memory 0x150000000+1G",
+			  11, "scratch-disk 2G\nvirtio-mem 0x100000000+256M", 0);
+	parse_str(text, "test.hw", &b, &res);
+	free(text);
+	CHECK(res.errors == 0, "%s", res.out);
+	free(res.out);
+	board_free(&b);
+	return true;
+}
+
+static bool test_vm_virtio_mem_errors(void)
+{
+	return expect_errors(fixture(16, "rank 3 DIMM1 0x160000000+512M\nvirtio-mem 0x200000000+256M", 0), 1,
+			     "test.hw:17: error: 'virtio-mem' needs firmware none, but firmware is ipmi (line 7): a server's hot-pluggable memory is its ranks",
+			     NULL) &&
+	       expect_errors(vm_fixture(2, "arch arm64", 3, "qemu-machine virt",
+					11, "scratch-disk 2G\nvirtio-mem 0x180000000+256M", 0), 1,
+			     "test.hw:12: error: 'virtio-mem' needs qemu-machine q35, but it is virt (line 3): QEMU 7.2 has no virtio-mem on virt",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-mem 0x180000000+256M\nvirtio-mem 0x190000000+256M", 0), 1,
+			     "test.hw:12: error: duplicate 'virtio-mem' (first given on line 11)", NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-mem", 0), 1,
+			     "test.hw:11: error: 'virtio-mem' takes 1 value, got 0 (expected 'virtio-mem BASE+SIZE'",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-mem 256M", 0), 1,
+			     "test.hw:11: error: virtio-mem: range '256M' is not BASE+SIZE", NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-mem 0x180000000+256MB", 0), 1,
+			     "test.hw:11: error: virtio-mem: range '0x180000000+256MB': size '256MB' is not a size",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-mem 0x180000000+100M", 0), 1,
+			     "test.hw:11: error: virtio-mem: range 0x180000000+100M: size is not a multiple of memory-block (128M)",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-mem 0x184000000+256M", 0), 1,
+			     "test.hw:11: error: virtio-mem: range 0x184000000+256M: base is not a multiple of memory-block (128M)",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-mem 0x170000000+256M", 0), 1,
+			     "test.hw:11: error: virtio-mem: range 0x170000000+256M overlaps range 0x140000000+1G of vm-memory (line 9)",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-mem 0xc0000000+256M", 0), 1,
+			     "test.hw:11: error: virtio-mem: range 0xc0000000+256M starts below the device-memory base 0x100000000 (q35 with boot-memory 1G); virtio-mem must lie in 0x100000000..0x210000000",
+			     NULL) &&
+	       /* the area grows by the virtio-mem memory, but by no slot's 1G */
+	       expect_errors(vm_fixture(11, "virtio-mem 0x208000000+256M", 0), 1,
+			     "test.hw:11: error: virtio-mem: range 0x208000000+256M ends beyond the device-memory area 0x100000000..0x210000000 (vm-memory and virtio-mem plus 1G per vm-memory range)",
+			     NULL) &&
+	       expect_errors(vm_fixture(11, "virtio-men 0x180000000+256M", 0), 1,
+			     "test.hw:11: error: unknown keyword 'virtio-men' (did you mean 'virtio-mem'?)",
+			     NULL);
 }
 
 static bool test_vm_optional_keywords(void)
@@ -888,6 +963,9 @@ static const struct tap_test tests[] = {
 	{ "bad balloon value", test_vm_bad_balloon },
 	{ "duplicate and bad scratch-disk", test_vm_scratch_disk },
 	{ "firmware none without vm-memory", test_vm_missing_vm_memory },
+	{ "virtio-mem: range, maxmem, no slot", test_vm_virtio_mem },
+	{ "virtio-mem errors: firmware, machine, duplicate, values, ranges, typo",
+	  test_vm_virtio_mem_errors },
 	{ "bmc-id: defaults, values, errors, not with firmware none", test_bmc_id },
 };
 
