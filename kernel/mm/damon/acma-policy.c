@@ -107,21 +107,13 @@ static bool damon_acma_may_migrate(struct damos *s, struct damon_region *r)
 }
 
 /*
- * A chunk of the scale-down window block whose pages could not be isolated
- * or migrated tells why the block may get stuck.  Runs in kdamond, without
- * damon_acma.lock: a hint, as the memory notifier may move the window.
+ * Scale-down takes chunks of its window block only: a chunk whose pages
+ * could not be isolated or migrated tells why the block may get stuck.
  */
 static void damon_acma_chunk_failed(struct damos *s, unsigned long pfn,
 		unsigned int order, int err)
 {
-	int down = READ_ONCE(damon_acma.down);
-	phys_addr_t start;
-
-	if (err != -EBUSY || down < 0)
-		return;
-	start = damon_acma.block_start[down];
-	if (PFN_PHYS(pfn) >= start && PFN_PHYS(pfn) < start +
-			damon_acma.block_size)
+	if (err == -EBUSY)
 		WRITE_ONCE(damon_acma.down_unmovable, true);
 }
 
@@ -182,7 +174,7 @@ static void damon_acma_count_present(const struct damon_acma_view *v)
 /* Count what block @i of the view holds, if it was not counted yet. */
 static void damon_acma_view_busy(struct damon_acma_view *v, int i)
 {
-	phys_addr_t start = v->b[i].start;
+	phys_addr_t start = damon_acma.block_start[i];
 
 	if (v->b[i].busy == DAMON_ACMA_BUSY_UNKNOWN)
 		v->b[i].busy = damon_contig_busy_bytes(start,
@@ -214,7 +206,6 @@ static struct damon_acma_view *damon_acma_snapshot(int busy)
 	v->chunk = PAGE_SIZE << damon_acma.cfg.scale_order;
 	for (i = 0; i < v->nr_blocks; i++) {
 		b = &v->b[i];
-		b->start = damon_acma.block_start[i];
 		b->state = damon_acma.blocks[i];
 		b->domain = damon_acma.block_domain[i];
 		b->owned = b->state == DAMON_ACMA_BLOCK_ONLINE ?
@@ -287,29 +278,6 @@ static int damon_acma_domain_down(const struct damon_acma_view *v, int d)
 		if (v->b[i].domain == d && damon_acma_down_ok(v, i, false))
 			return i;
 	return -1;
-}
-
-/*
- * The lowest block of the scale-down window above max_mem, whose highest
- * block is @down: the blocks below it that scale-down may take chunks of
- * too, as far as they are of the same domain and adjoin.  A domain goes off
- * only when all its blocks are empty: memory that must go (the operator or
- * the host asked for it) goes a step per block sooner.  Under max_mem,
- * scale-down takes one block at a time, which keeps what it migrates while
- * a workload runs small.  A block being finished is the last of its
- * domain: the window is that block alone.  Never a block that is not
- * scalable, in between.
- */
-static int damon_acma_down_span(const struct damon_acma_view *v, int down)
-{
-	int i;
-
-	for (i = down; i > 0; i--)
-		if (v->b[i - 1].domain != v->b[down].domain ||
-		    v->b[i - 1].start + v->block_size != v->b[i].start ||
-		    !damon_acma_down_ok(v, i - 1, false))
-			break;
-	return i;
 }
 
 /*
@@ -464,7 +432,7 @@ static void damon_acma_set_down(const struct damon_acma_view *v, int i)
 {
 	if (i == damon_acma.down)
 		return;
-	WRITE_ONCE(damon_acma.down, i);
+	damon_acma.down = i;
 	damon_acma.down_owned = i >= 0 ? v->b[i].owned : 0;
 	damon_acma.down_moved_at = jiffies;
 	WRITE_ONCE(damon_acma.down_unmovable, false);
@@ -493,11 +461,9 @@ static void damon_acma_choose_down(void)
 /**
  * damon_acma_update_windows() - Move the scale-down and scale-up windows.
  *
- * The windows: scale-down works on a block of the domain it empties
- * (chosen by damon_acma_choose_down()), and above max_mem on the blocks of
- * that domain that adjoin it too (damon_acma_down_span()), scale-up on the
- * lowest block that is partly taken, outside of that domain first, else on
- * the lowest removed block.
+ * The windows: scale-down works on a block of the domain it empties (chosen
+ * by damon_acma_choose_down()), scale-up on the lowest block that is partly
+ * taken, outside of that domain first, else on the lowest removed block.
  * Cheap, called from the memory notifier too: a window block that is done
  * is followed by the next block of the same domain, or none until the next
  * step chooses a domain.
@@ -685,20 +651,19 @@ static void damon_acma_feed_scale_up(struct damos *s)
 				pressure, 1000000UL);
 }
 
-/* Confine scheme @s to blocks @low to @high (-1: to nothing). */
-static void damon_acma_set_window(struct damos *s, int low, int high)
+static void damon_acma_set_window(struct damos *s, int block)
 {
 	struct damos_filter *f = damon_acma_window(s);
 
 	if (!f)
 		return;
-	if (low < 0 || high < low) {
+	if (block < 0) {
 		f->addr_range.start = 0;
 		f->addr_range.end = 0;
 		return;
 	}
-	f->addr_range.start = damon_acma.block_start[low];
-	f->addr_range.end = damon_acma.block_start[high] +
+	f->addr_range.start = damon_acma.block_start[block];
+	f->addr_range.end = damon_acma.block_start[block] +
 			damon_acma.block_size;
 }
 
@@ -1152,17 +1117,12 @@ void damon_acma_step(struct damon_ctx *c)
 	open = (over || mem > damon_acma.cfg.min_mem) &&
 		damon_acma_may_take(over, avail);
 	damon_acma_follow_down(open);
-	/* above max_mem, the window spans the domain's blocks next to it */
-	i = open ? damon_acma.down : -1;
-	if (over && i >= 0) {
-		v = damon_acma_snapshot(DAMON_ACMA_BUSY_NONE);
-		i = damon_acma_down_span(v, damon_acma.down);
-	}
-	damon_acma_set_window(down, i, damon_acma.down);
+	damon_acma_set_window(down, open ? damon_acma.down : -1);
 	/* a removed window has nothing to free until it is added */
-	i = damon_acma.up >= 0 && damon_acma.blocks[damon_acma.up] ==
-			DAMON_ACMA_BLOCK_ONLINE ? damon_acma.up : -1;
-	damon_acma_set_window(up, i, i);
+	damon_acma_set_window(up, damon_acma.up >= 0 &&
+			damon_acma.blocks[damon_acma.up] ==
+					DAMON_ACMA_BLOCK_ONLINE ?
+			damon_acma.up : -1);
 	mutex_unlock(&damon_acma.lock);
 
 	damon_acma_set_urgent(down, DAMON_ACMA_SCALE_DOWN, over);

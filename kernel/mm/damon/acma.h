@@ -139,7 +139,6 @@ struct damon_acma_retry {
 
 /**
  * struct damon_acma_block_view - A block as the scaling policy sees it.
- * @start:	Its physical address.
  * @owned:	Bytes of it that are taken.
  * @busy:	Bytes of it that hold data, where the policy asks
  *		(%DAMON_ACMA_BUSY_UNKNOWN elsewhere: counting walks the block's
@@ -154,7 +153,6 @@ struct damon_acma_retry {
  *		(damon_acma_add_waits()).
  */
 struct damon_acma_block_view {
-	phys_addr_t start;
 	unsigned long owned;
 	unsigned long busy;
 	int domain;

@@ -33,7 +33,6 @@ damon_acma_policy_test_view(struct damon_acma_policy_test *t)
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < DAMON_ACMA_POLICY_TEST_BLOCKS; i++) {
-		t->b[i].start = SZ_4G + i * SZ_128M;
 		t->b[i].state = DAMON_ACMA_BLOCK_ONLINE;
 		t->b[i].domain = i / 2;
 	}
@@ -181,36 +180,6 @@ static void damon_acma_policy_test_finish(struct kunit *test)
 }
 
 /*
- * The scale-down window spans the blocks of its domain below its block that
- * scale-down may take chunks of, as far as they adjoin: never a block of
- * another domain, one left alone, or memory in a hole between two blocks.
- */
-static void damon_acma_policy_test_down_span(struct kunit *test)
-{
-	struct damon_acma_policy_test t;
-	struct damon_acma_view *v = damon_acma_policy_test_view(&t);
-
-	KUNIT_EXPECT_EQ(test, damon_acma_down_span(v, 3), 2);
-	KUNIT_EXPECT_EQ(test, damon_acma_down_span(v, 1), 0);
-	KUNIT_EXPECT_EQ(test, damon_acma_down_span(v, 2), 2);
-	t.b[2].deferred = true;
-	KUNIT_EXPECT_EQ(test, damon_acma_down_span(v, 3), 3);
-	t.b[2].deferred = false;
-	t.b[2].owned = t.v.block_size;
-	KUNIT_EXPECT_EQ(test, damon_acma_down_span(v, 3), 3);
-	t.b[2].owned = 0;
-	t.b[2].start -= SZ_128M;
-	KUNIT_EXPECT_EQ(test, damon_acma_down_span(v, 3), 3);
-	/* one domain of all four blocks, the window from the top */
-	t.b[2].start += SZ_128M;
-	t.b[0].domain = 1;
-	t.b[1].domain = 1;
-	KUNIT_EXPECT_EQ(test, damon_acma_down_span(v, 3), 0);
-	t.b[1].state = DAMON_ACMA_BLOCK_OFFLINE;
-	KUNIT_EXPECT_EQ(test, damon_acma_down_span(v, 3), 2);
-}
-
-/*
  * Scale-up gives back the lowest partly taken block, outside of the domain
  * scale-down empties first; with none partly taken, a removed block.
  */
@@ -320,7 +289,6 @@ static struct kunit_case damon_acma_policy_test_cases[] = {
 	KUNIT_CASE(damon_acma_policy_test_refusals),
 	KUNIT_CASE(damon_acma_policy_test_deferred),
 	KUNIT_CASE(damon_acma_policy_test_finish),
-	KUNIT_CASE(damon_acma_policy_test_down_span),
 	KUNIT_CASE(damon_acma_policy_test_up_window),
 	KUNIT_CASE(damon_acma_policy_test_removals),
 	KUNIT_CASE(damon_acma_policy_test_adds),
